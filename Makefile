@@ -1,0 +1,45 @@
+# Two commands do all set-up on a fresh machine:
+#   make demo   -- the whole loop (emulator + sample backend + app window, or headless timeline)
+#   make test   -- the whole suite
+# Both create .venv, install the project with its extras, and install the
+# system packages (Chromium, Xvfb, Qt's xcb libs) where they are missing and we
+# are root on Debian; elsewhere they print the exact install step.
+
+PYTHON ?= python3
+VENV   ?= .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+PYTEST_ARGS ?=
+
+.PHONY: setup system-deps venv demo test lint typecheck bench clean kits-check
+
+setup: system-deps venv
+
+system-deps:
+	@$(PYTHON) .ci/system_deps.py
+
+$(STAMP): pyproject.toml
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	@echo "==> installing gc-bridge and its extras into $(VENV)"
+	@$(PY) -m pip install -q --upgrade pip
+	@$(PY) -m pip install -q -e ".[dev]"
+	@touch $(STAMP)
+
+venv: $(STAMP)
+
+demo: setup
+	$(VENV)/bin/gcbridge demo
+
+test: setup
+	$(PY) -m pytest $(PYTEST_ARGS)
+
+lint: venv
+	$(VENV)/bin/ruff check src harness tests docs_src
+	$(VENV)/bin/mypy
+
+bench: setup
+	@$(PY) -m pip install -q -e ".[dev,bench]"
+	$(PY) bench/run.py
+
+clean:
+	rm -rf $(VENV) .gcbridge build dist

@@ -1,0 +1,4 @@
+from gcbridge.cli import main
+import sys
+
+sys.exit(main())

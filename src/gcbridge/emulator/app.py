@@ -1,0 +1,112 @@
+"""The emulator's FastAPI application: ``create_app(settings, *, clock, transport)``.
+
+No module-level globals: everything a route needs hangs off ``app.state.emulator``
+(an :class:`EmulatorState`). Routers live beside this file, one per part of the
+service's interface:
+
+- ``threadload``      GET /api/pub/thread-load/                       (spec 4.1)
+- ``widget``          the widget page at /widget/                      (spec 4.8, 6.2)
+- ``accounts``        SSO login and the service's own accounts
+- ``comments``        comments and moderation (each change fires its webhook event)
+- ``webhook_routes``  /webhook/...                                     (spec 4.2-4.7)
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+
+import httpx
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+
+from gcbridge.clock import SYSTEM_CLOCK, Clock, Sleep
+from gcbridge.emulator.db import Database
+from gcbridge.emulator.errors import ApiError
+from gcbridge.emulator.settings import Settings
+
+__all__ = ["create_app", "EmulatorState", "state_of"]
+
+
+@dataclass
+class EmulatorState:
+    """What every route of the emulator can reach."""
+
+    settings: Settings
+    db: Database
+    clock: Clock
+    dispatcher: "Dispatcher"  # noqa: F821  (imported lazily below)
+
+
+def state_of(request: Request) -> EmulatorState:
+    """The emulator state of the app serving ``request``."""
+    state: EmulatorState = request.app.state.emulator
+    return state
+
+
+def create_app(
+    settings: Settings,
+    *,
+    clock: Clock = SYSTEM_CLOCK,
+    sleep: Sleep | None = None,
+    transport: httpx.AsyncBaseTransport | None = None,
+    run_dispatcher: bool = True,
+) -> FastAPI:
+    """Build the emulator app. ``transport`` replaces the network for webhook deliveries."""
+    from gcbridge.emulator import accounts, comments, threadload, webhook_routes, widget
+    from gcbridge.emulator.dispatcher import Dispatcher
+
+    settings.data_dir.mkdir(parents=True, exist_ok=True)
+    db = Database(settings.db_path)
+    dispatcher = Dispatcher(db, settings, clock=clock, sleep=sleep, transport=transport)
+    state = EmulatorState(settings=settings, db=db, clock=clock, dispatcher=dispatcher)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        if run_dispatcher:
+            await dispatcher.start()
+        try:
+            yield
+        finally:
+            await dispatcher.stop()
+            db.close()
+
+    app = FastAPI(
+        title="gc-bridge emulator",
+        version="1.0",
+        description="A local stand-in for the commenting service: thread-load, widget, SSO, comments, webhooks.",
+        lifespan=lifespan,
+    )
+    app.state.emulator = state
+
+    @app.exception_handler(ApiError)
+    async def _api_error(_: Request, exc: ApiError) -> JSONResponse:
+        return JSONResponse(
+            {"gcCode": exc.gc_code, "error": exc.reason, "message": str(exc)},
+            status_code=exc.status,
+        )
+
+    @app.exception_handler(RequestValidationError)
+    async def _validation_error(_: Request, exc: RequestValidationError) -> JSONResponse:
+        problems = [
+            {"field": ".".join(str(p) for p in err.get("loc", ())[1:]), "message": err.get("msg", "")}
+            for err in exc.errors()
+        ]
+        summary = "; ".join(f"{p['field'] or 'body'}: {p['message']}" for p in problems)
+        return JSONResponse(
+            {"gcCode": 400, "error": "invalid_request", "message": summary, "problems": problems},
+            status_code=400,
+        )
+
+    @app.get("/healthz", include_in_schema=False)
+    async def healthz() -> dict[str, str]:
+        return {"status": "ok"}
+
+    app.include_router(threadload.router)
+    app.include_router(accounts.router)
+    app.include_router(comments.router)
+    app.include_router(webhook_routes.router)
+    widget.mount(app)
+    return app

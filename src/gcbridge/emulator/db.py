@@ -1,0 +1,145 @@
+"""The emulator's SQLite store: one file, WAL, one schema.
+
+Comments, users, threads, webhook configuration and the delivery journal live in
+the same database so that a comment change and its outbox row (a ``calls`` row
+in status ``pending``) commit in one transaction: if the process dies between
+the two, neither happened. Every write goes through :meth:`Database.transaction`.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+__all__ = ["Database", "SCHEMA"]
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS users (
+    id            TEXT PRIMARY KEY,
+    site          TEXT NOT NULL,              -- shortname
+    external_id   TEXT,                       -- SSO id, NULL for own accounts / guests
+    guest         INTEGER NOT NULL DEFAULT 0,
+    username      TEXT NOT NULL,
+    name          TEXT NOT NULL,
+    email         TEXT NOT NULL,
+    avatar        TEXT NOT NULL,
+    language      TEXT,
+    bio           TEXT,
+    password_hash TEXT,                       -- own accounts only
+    created_at    REAL NOT NULL,
+    updated_at    REAL NOT NULL,
+    UNIQUE (site, username)
+);
+CREATE UNIQUE INDEX IF NOT EXISTS users_external ON users(site, external_id) WHERE external_id IS NOT NULL;
+
+CREATE TABLE IF NOT EXISTS threads (
+    id          TEXT PRIMARY KEY,
+    site        TEXT NOT NULL,
+    uid         TEXT NOT NULL,                -- caller-side id (external_id in webhooks)
+    url         TEXT NOT NULL,
+    page_title  TEXT NOT NULL,
+    created_at  REAL NOT NULL,
+    updated_at  REAL NOT NULL,
+    UNIQUE (site, uid)
+);
+
+CREATE TABLE IF NOT EXISTS comments (
+    id          TEXT PRIMARY KEY,
+    site        TEXT NOT NULL,
+    thread_id   TEXT NOT NULL REFERENCES threads(id),
+    parent_id   TEXT REFERENCES comments(id),
+    external_id TEXT,
+    author_id   TEXT NOT NULL REFERENCES users(id),
+    content     TEXT NOT NULL,
+    status      TEXT NOT NULL,               -- approved | pending | deleted
+    created_at  REAL NOT NULL,
+    updated_at  REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS comments_thread ON comments(thread_id, created_at);
+
+CREATE TABLE IF NOT EXISTS webhook_configs (
+    website_id  TEXT PRIMARY KEY,
+    url         TEXT NOT NULL,
+    events      TEXT NOT NULL,               -- JSON array
+    secret      TEXT NOT NULL,
+    enabled     INTEGER NOT NULL,
+    created_at  REAL NOT NULL,
+    updated_at  REAL NOT NULL
+);
+
+-- The outbox and the journal in one: a call is one delivery of one event with
+-- all its attempts.
+CREATE TABLE IF NOT EXISTS calls (
+    id              TEXT PRIMARY KEY,
+    seq             INTEGER NOT NULL UNIQUE, -- creation order, for cursors
+    website_id      TEXT NOT NULL,
+    delivery_id     TEXT NOT NULL UNIQUE,
+    event_type      TEXT NOT NULL,
+    url             TEXT NOT NULL,           -- the configured url at enqueue time
+    body            BLOB NOT NULL,           -- the exact JSON bytes sent on every attempt
+    status          TEXT NOT NULL,           -- pending | succeeded | failed
+    response_code   INTEGER,
+    retry_count     INTEGER NOT NULL DEFAULT 0,
+    created_at      REAL NOT NULL,
+    next_attempt_at REAL,                    -- NULL once final
+    first_sent_at   REAL,
+    replay_of       TEXT REFERENCES calls(id),
+    error           TEXT                     -- why it failed, e.g. ssrf:private_address
+);
+CREATE INDEX IF NOT EXISTS calls_due ON calls(next_attempt_at) WHERE status = 'pending';
+CREATE INDEX IF NOT EXISTS calls_site ON calls(website_id, seq);
+
+CREATE TABLE IF NOT EXISTS attempts (
+    id               INTEGER PRIMARY KEY AUTOINCREMENT,
+    call_id          TEXT NOT NULL REFERENCES calls(id),
+    number           INTEGER NOT NULL,       -- 0-based: equals X-Webhook-Retry-Count
+    started_at       REAL NOT NULL,
+    duration_ms      REAL,
+    response_code    INTEGER,
+    error            TEXT,                   -- error class: timeout, connect_error, ssrf:..., redirect
+    location         TEXT,                   -- Location of a 30x
+    response_body    TEXT,                   -- truncated
+    request_headers  TEXT NOT NULL,          -- JSON object, exactly as sent
+    UNIQUE (call_id, number)
+);
+"""
+
+
+class Database:
+    """A thread-safe handle on the emulator's SQLite file."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = str(path)
+        self._lock = threading.RLock()
+        self._conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=30)
+        self._conn.row_factory = sqlite3.Row
+        self._conn.execute("PRAGMA journal_mode=WAL")
+        self._conn.execute("PRAGMA synchronous=NORMAL")
+        self._conn.execute("PRAGMA foreign_keys=ON")
+        self._conn.executescript(SCHEMA)
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """``BEGIN IMMEDIATE`` ... ``COMMIT`` (or ``ROLLBACK`` on error)."""
+        with self._lock:
+            self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._conn
+            except BaseException:
+                self._conn.execute("ROLLBACK")
+                raise
+            self._conn.execute("COMMIT")
+
+    @contextmanager
+    def read(self) -> Iterator[sqlite3.Connection]:
+        """A connection for reads (serialised with writes; SQLite is fast enough here)."""
+        with self._lock:
+            yield self._conn
+
+    def close(self) -> None:
+        """Close the file."""
+        with self._lock:
+            self._conn.close()

@@ -1,0 +1,45 @@
+"""Errors of the emulator.
+
+::
+
+    GcBridgeError
+     +-- EmulatorError            reason: str
+          +-- ConfigError         bad settings or sites file (reason: bad_website_id, ...)
+          +-- ApiError            an HTTP answer: status, gcCode, reason, message
+          +-- ReceiverRefused     a webhook URL refused by the SSRF policy (reason: private_address, ...)
+
+``ApiError`` is rendered by the app as ``{"gcCode": ..., "error": reason, "message": ...}``.
+"""
+
+from __future__ import annotations
+
+from gcbridge.errors import GcBridgeError
+
+__all__ = ["EmulatorError", "ConfigError", "ApiError", "ReceiverRefused"]
+
+
+class EmulatorError(GcBridgeError):
+    """Base of the emulator's errors."""
+
+    reason = "emulator_error"
+
+
+class ConfigError(EmulatorError):
+    """Settings or the sites file are wrong; the message says what to fix."""
+
+    reason = "config_error"
+
+
+class ApiError(EmulatorError):
+    """An error answer of the emulator's HTTP API."""
+
+    def __init__(self, status: int, reason: str, message: str, *, gc_code: int | None = None) -> None:
+        super().__init__(message, reason=reason)
+        self.status = status
+        self.gc_code = status if gc_code is None else gc_code
+
+
+class ReceiverRefused(EmulatorError):
+    """A receiver URL or address refused by the SSRF policy."""
+
+    reason = "receiver_refused"

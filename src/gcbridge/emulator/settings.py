@@ -1,0 +1,104 @@
+"""Emulator settings: configuration is data, built in one place.
+
+``Settings.from_options`` is the only constructor the CLI uses; tests build
+``Settings`` directly.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from gcbridge.emulator.errors import ConfigError
+from gcbridge.emulator.sites import Site, Sites, load_or_create_demo_site, load_sites
+
+__all__ = ["Settings", "DEFAULT_RETRY_SCHEDULE", "parse_retry_schedule"]
+
+DEFAULT_RETRY_SCHEDULE: tuple[float, ...] = (0, 60, 300, 900, 3600, 21600)
+
+
+def parse_retry_schedule(text: str) -> tuple[float, ...]:
+    """Parse ``"0,60,300"`` into delays in seconds (first must be 0, non-decreasing)."""
+    try:
+        delays = tuple(float(part) for part in text.split(",") if part.strip())
+    except ValueError:
+        raise ConfigError(f"--retry-schedule {text!r}: comma-separated seconds expected", reason="bad_schedule") from None
+    if not delays or delays[0] != 0 or any(d < 0 for d in delays) or list(delays) != sorted(delays):
+        raise ConfigError(
+            f"--retry-schedule {text!r}: starts with 0, non-negative, non-decreasing (e.g. 0,60,300)",
+            reason="bad_schedule",
+        )
+    return delays
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything the emulator needs to run."""
+
+    sites: Sites
+    data_dir: Path
+    host: str = "127.0.0.1"
+    port: int = 8000
+    front_url: str | None = None  # default: http://HOST:PORT/widget/
+    retry_schedule: tuple[float, ...] = DEFAULT_RETRY_SCHEDULE
+    allow_private_receivers: bool = False
+    attempt_timeout: float = 10.0
+    response_body_limit: int = 2048
+    session_max_age: int = 30 * 24 * 3600
+    sso_max_age: int = 300
+    sso_leeway: int = 30
+    generated_site: Site | None = field(default=None, repr=False)
+
+    @property
+    def base_url(self) -> str:
+        """The API base address."""
+        return f"http://{self.host}:{self.port}"
+
+    @property
+    def widget_url(self) -> str:
+        """The widget front end address (``{front_url}``)."""
+        return self.front_url or f"{self.base_url}/widget/"
+
+    @property
+    def db_path(self) -> Path:
+        """The SQLite file of comments, users, webhook config and the journal."""
+        return self.data_dir / "emulator.sqlite3"
+
+    @classmethod
+    def from_options(
+        cls,
+        *,
+        host: str = "127.0.0.1",
+        port: int = 8000,
+        data_dir: str | Path = ".gcbridge",
+        sites_file: str | Path | None = None,
+        front_url: str | None = None,
+        retry_schedule: str | None = None,
+        allow_private_receivers: bool = False,
+        attempt_timeout: float = 10.0,
+    ) -> Settings:
+        """Build settings from CLI-style options; without a sites file, a demo site is generated."""
+        data = Path(data_dir)
+        data.mkdir(parents=True, exist_ok=True)
+        generated = None
+        if sites_file:
+            sites = load_sites(sites_file)
+        else:
+            site, created = load_or_create_demo_site(data)
+            sites = Sites([site])
+            generated = site if created else None
+            if not created:
+                generated = None
+        if not 0 < port < 65536:
+            raise ConfigError(f"--port {port}: 1-65535", reason="bad_port")
+        return cls(
+            sites=sites,
+            data_dir=data,
+            host=host,
+            port=port,
+            front_url=front_url,
+            retry_schedule=parse_retry_schedule(retry_schedule) if retry_schedule else DEFAULT_RETRY_SCHEDULE,
+            allow_private_receivers=allow_private_receivers,
+            attempt_timeout=attempt_timeout,
+            generated_site=generated,
+        )

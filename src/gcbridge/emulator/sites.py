@@ -1,0 +1,145 @@
+"""Sites of the emulator: read from a TOML file, or one generated demo site.
+
+A site has a public ``shortname`` (``service_id`` / ``website_id`` in gc_url) and
+an internal 24-hex ``website_id`` used by the webhook routes, plus its
+credentials. See contract.md, "Sites file".
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import secrets
+import tomllib
+from collections.abc import Iterable, Mapping
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from gcbridge.emulator.errors import ConfigError
+
+__all__ = ["Site", "Sites", "load_sites", "generate_demo_site", "load_or_create_demo_site"]
+
+WEBSITE_ID = re.compile(r"^[0-9a-f]{24}$")
+SHORTNAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
+_FIELDS = ("shortname", "website_id", "sso_public_key", "sso_secret", "account_token", "site_key_id", "site_key_secret")
+_SECRET_FIELDS = frozenset({"sso_secret", "account_token", "site_key_secret"})
+
+
+@dataclass(frozen=True)
+class Site:
+    """One site of the service and its credentials (secrets masked in ``repr``)."""
+
+    shortname: str
+    website_id: str
+    sso_public_key: str
+    sso_secret: str = field(repr=False)
+    account_token: str = field(repr=False)
+    site_key_id: str
+    site_key_secret: str = field(repr=False)
+
+    def __post_init__(self) -> None:
+        if not SHORTNAME.match(self.shortname):
+            raise ConfigError(f"site shortname {self.shortname!r} must be 1-64 of [A-Za-z0-9_-]", reason="bad_shortname")
+        if not WEBSITE_ID.match(self.website_id):
+            raise ConfigError(
+                f"site {self.shortname!r}: website_id {self.website_id!r} must be 24 lowercase hex characters",
+                reason="bad_website_id",
+            )
+        for name in _FIELDS[2:]:
+            value = getattr(self, name)
+            if not isinstance(value, str) or not value:
+                raise ConfigError(f"site {self.shortname!r}: {name} must be a non-empty string", reason="missing_field")
+
+    def public(self) -> dict[str, str]:
+        """The fields safe to show anywhere (no secrets)."""
+        return {k: v for k, v in asdict(self).items() if k not in _SECRET_FIELDS}
+
+
+class Sites:
+    """Lookup of sites by shortname, website_id, public key, site key id or account token."""
+
+    def __init__(self, sites: Iterable[Site]) -> None:
+        self._all = tuple(sites)
+        if not self._all:
+            raise ConfigError("at least one site is required", reason="no_sites")
+        for attr in ("shortname", "website_id", "sso_public_key", "site_key_id"):
+            values = [getattr(s, attr) for s in self._all]
+            if len(set(values)) != len(values):
+                raise ConfigError(f"duplicate {attr} among sites", reason="duplicate_site")
+        self._by = {
+            attr: {getattr(s, attr): s for s in self._all}
+            for attr in ("shortname", "website_id", "sso_public_key", "site_key_id")
+        }
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        return iter(self._all)
+
+    def __len__(self) -> int:
+        return len(self._all)
+
+    def by_shortname(self, shortname: str) -> Site | None:
+        """The site whose shortname is ``shortname``."""
+        return self._by["shortname"].get(shortname)
+
+    def by_website_id(self, website_id: str) -> Site | None:
+        """The site whose internal 24-hex id is ``website_id``."""
+        return self._by["website_id"].get(website_id)
+
+    def by_public_key(self, key: str) -> Site | None:
+        """The site whose SSO public key is ``key``."""
+        return self._by["sso_public_key"].get(key)
+
+    def by_site_key_id(self, key_id: str) -> Site | None:
+        """The site whose server-to-server key id is ``key_id``."""
+        return self._by["site_key_id"].get(key_id)
+
+
+def _site_from(raw: Mapping[str, Any], where: str) -> Site:
+    unknown = set(raw) - set(_FIELDS)
+    if unknown:
+        raise ConfigError(f"{where}: unknown keys {sorted(unknown)}", reason="unknown_field")
+    missing = [k for k in _FIELDS if k not in raw]
+    if missing:
+        raise ConfigError(f"{where}: missing keys {missing}", reason="missing_field")
+    return Site(**{k: raw[k] for k in _FIELDS})
+
+
+def load_sites(path: str | Path) -> Sites:
+    """Read a sites file (TOML, ``[[site]]`` tables)."""
+    p = Path(path)
+    try:
+        data = tomllib.loads(p.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ConfigError(f"sites file {p} does not exist", reason="sites_file_missing") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"sites file {p} is not valid TOML: {exc}", reason="sites_file_invalid") from None
+    tables = data.get("site")
+    if not isinstance(tables, list) or not tables:
+        raise ConfigError(f"sites file {p} has no [[site]] table", reason="no_sites")
+    return Sites(_site_from(t, f"{p} [[site]] #{i + 1}") for i, t in enumerate(tables))
+
+
+def generate_demo_site(shortname: str = "demo") -> Site:
+    """A fresh site with random credentials."""
+    return Site(
+        shortname=shortname,
+        website_id=secrets.token_hex(12),
+        sso_public_key="pk_" + secrets.token_urlsafe(12),
+        sso_secret=secrets.token_urlsafe(32),
+        account_token="acct_" + secrets.token_urlsafe(24),
+        site_key_id="sk_" + secrets.token_urlsafe(9),
+        site_key_secret=secrets.token_urlsafe(32),
+    )
+
+
+def load_or_create_demo_site(data_dir: Path) -> tuple[Site, bool]:
+    """The demo site saved in ``data_dir/demo-site.json``; ``True`` if just created."""
+    path = data_dir / "demo-site.json"
+    if path.exists():
+        return _site_from(json.loads(path.read_text(encoding="utf-8")), str(path)), False
+    site = generate_demo_site()
+    data_dir.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(asdict(site), indent=2) + "\n", encoding="utf-8")
+    path.chmod(0o600)
+    return site, True

@@ -1,0 +1,91 @@
+"""Run a real emulator on loopback for tests, the harness and the demo.
+
+::
+
+    with running_emulator(tmp_path) as emu:
+        httpx.get(emu.url + "/api/pub/thread-load/", params=...)
+        emu.site.account_token
+
+``EXAMPLE_SITE`` is the site of contract.md, for tests and docs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from gcbridge.clock import SYSTEM_CLOCK, Clock, Sleep
+from gcbridge.emulator.settings import Settings
+from gcbridge.emulator.sites import Site, Sites
+
+__all__ = ["EXAMPLE_SITE", "OTHER_SITE", "RunningEmulator", "running_emulator"]
+
+EXAMPLE_SITE = Site(
+    shortname="demo",
+    website_id="5f1c0ffee0ddba11c0ffee00",
+    sso_public_key="pk_demo",
+    sso_secret="sso-secret",
+    account_token="acct-token",
+    site_key_id="sk_demo",
+    site_key_secret="site-key-secret",
+)
+
+OTHER_SITE = Site(
+    shortname="other",
+    website_id="0123456789abcdef01234567",
+    sso_public_key="pk_other",
+    sso_secret="other-sso-secret",
+    account_token="other-acct-token",
+    site_key_id="sk_other",
+    site_key_secret="other-site-key-secret",
+)
+
+
+@dataclass
+class RunningEmulator:
+    """A live emulator: its base URL, settings, FastAPI app and state."""
+
+    url: str
+    settings: Settings
+    app: Any
+    server: Any
+
+    @property
+    def site(self) -> Site:
+        """The first site (the only one unless several were given)."""
+        return next(iter(self.settings.sites))
+
+    @property
+    def state(self) -> Any:
+        """The app's :class:`~gcbridge.emulator.app.EmulatorState`."""
+        return self.app.state.emulator
+
+
+@contextmanager
+def running_emulator(
+    data_dir: str | Path,
+    *,
+    sites: list[Site] | None = None,
+    host: str = "127.0.0.1",
+    port: int = 0,
+    clock: Clock = SYSTEM_CLOCK,
+    sleep: Sleep | None = None,
+    transport: Any = None,
+    **settings_kw: Any,
+) -> Iterator[RunningEmulator]:
+    """Start the emulator on loopback (private receivers allowed by default); stop it after."""
+    from gcbridge.emulator.app import create_app
+    from gcbridge.serving import BackgroundServer
+
+    settings_kw.setdefault("allow_private_receivers", True)
+    base = Settings(sites=Sites(sites or [EXAMPLE_SITE, OTHER_SITE]), data_dir=Path(data_dir), host=host, **settings_kw)
+
+    def factory(bound_port: int) -> Any:
+        return create_app(replace(base, port=bound_port), clock=clock, sleep=sleep, transport=transport)
+
+    with BackgroundServer(factory, host=host, port=port) as server:
+        state = server.app.state.emulator
+        yield RunningEmulator(url=server.url, settings=state.settings, app=server.app, server=server)

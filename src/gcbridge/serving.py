@@ -1,0 +1,104 @@
+"""Run an ASGI app on loopback in a background thread (uvicorn).
+
+Used by the emulator fixture of the harness, the demo, ``gcbridge webhooks
+listen`` and the tests. The socket is bound *before* the app is built so that
+the app can know its own port (the emulator puts it in gc_url)::
+
+    with BackgroundServer(lambda port: create_app(settings_for(port))) as srv:
+        httpx.get(srv.url + "/healthz")
+"""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import threading
+from collections.abc import Callable
+from typing import Any
+
+__all__ = ["BackgroundServer", "bind_socket"]
+
+
+def bind_socket(host: str = "127.0.0.1", port: int = 0) -> socket.socket:
+    """A listening TCP socket (port 0 picks a free one)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host, port))
+    sock.listen(128)
+    sock.set_inheritable(True)
+    return sock
+
+
+class BackgroundServer:
+    """A uvicorn server in a daemon thread; ``url`` is ``http://host:port``."""
+
+    def __init__(
+        self,
+        app_factory: Callable[[int], Any],
+        *,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        log_level: str = "warning",
+        startup_timeout: float = 30.0,
+    ) -> None:
+        self._factory = app_factory
+        self.host = host
+        self._requested_port = port
+        self._log_level = log_level
+        self._timeout = startup_timeout
+        self._thread: threading.Thread | None = None
+        self._server: Any = None
+        self._error: BaseException | None = None
+        self.app: Any = None
+        self.port = 0
+
+    @property
+    def url(self) -> str:
+        """Base URL of the running server."""
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"http://{host}:{self.port}"
+
+    def start(self) -> BackgroundServer:
+        """Bind, build the app, serve; returns once requests are accepted."""
+        import uvicorn
+
+        sock = bind_socket(self.host, self._requested_port)
+        self.port = sock.getsockname()[1]
+        self.app = self._factory(self.port)
+        config = uvicorn.Config(self.app, log_level=self._log_level, lifespan="on", access_log=False)
+        self._server = uvicorn.Server(config)
+
+        def run() -> None:
+            try:
+                asyncio.run(self._server.serve(sockets=[sock]))
+            except BaseException as exc:  # surfaced by start()
+                self._error = exc
+            finally:
+                sock.close()
+
+        self._thread = threading.Thread(target=run, name=f"uvicorn:{self.port}", daemon=True)
+        self._thread.start()
+        deadline = threading.Event()
+        waited = 0.0
+        while not self._server.started:
+            if self._error is not None or not self._thread.is_alive():
+                raise RuntimeError(f"server on port {self.port} failed to start: {self._error!r}")
+            if waited > self._timeout:
+                raise RuntimeError(f"server on port {self.port} did not start in {self._timeout}s")
+            deadline.wait(0.02)
+            waited += 0.02
+        return self
+
+    def stop(self) -> None:
+        """Ask uvicorn to exit and wait for the thread (lifespan shutdown runs)."""
+        if self._server is not None:
+            self._server.should_exit = True
+        if self._thread is not None:
+            self._thread.join(timeout=15)
+
+    def __enter__(self) -> BackgroundServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
