@@ -55,7 +55,7 @@ def create_app(
     run_dispatcher: bool = True,
 ) -> FastAPI:
     """Build the emulator app. ``transport`` replaces the network for webhook deliveries."""
-    from gcbridge.emulator import accounts, comments, threadload, webhook_routes, widget
+    from gcbridge.emulator import accounts, comments, dashboard, threadload, webhook_routes, widget
     from gcbridge.emulator.dispatcher import Dispatcher
 
     settings.data_dir.mkdir(parents=True, exist_ok=True)
@@ -109,4 +109,5 @@ def create_app(
     app.include_router(comments.router)
     app.include_router(webhook_routes.router)
     widget.mount(app)
+    dashboard.mount(app)
     return app

@@ -1,0 +1,5 @@
+"""Placeholder router; replaced by its owner."""
+
+from fastapi import APIRouter
+
+router = APIRouter()
