@@ -105,6 +105,16 @@ CREATE TABLE IF NOT EXISTS attempts (
     request_headers  TEXT NOT NULL,          -- JSON object, exactly as sent
     UNIQUE (call_id, number)
 );
+
+-- Widget sessions: the signed token carries (user id, session id); a row here
+-- lets logout revoke one token before it expires.
+CREATE TABLE IF NOT EXISTS sessions (
+    id          TEXT PRIMARY KEY,
+    user_id     TEXT NOT NULL REFERENCES users(id),
+    created_at  REAL NOT NULL,
+    revoked_at  REAL                         -- NULL while valid
+);
+CREATE INDEX IF NOT EXISTS sessions_user ON sessions(user_id);
 """
 
 
