@@ -1,5 +1,304 @@
-"""Placeholder router; replaced by its owner."""
+"""Sign-in of the widget: SSO login and the service's own accounts.
 
-from fastapi import APIRouter
+Routes (see the widget API brief)::
 
-router = APIRouter()
+    POST /api/pub/sso/login        {"api_public_key", "ssoData"} -> {"token", "user"}
+    GET  /api/pub/me               Bearer -> {"user"}
+    POST /api/pub/auth/register    {"website_id", "username", "email", "password"}
+                                   -> 201 {"token", "user"}
+    POST /api/pub/auth/login       {"website_id", "username", "password"} -> {"token", "user"}
+    POST /api/pub/auth/logout      Bearer -> 204
+    GET  /api/pub/avatars/{id}.svg the generated default avatar
+
+ssoData is a credential: it arrives only in a request body, is verified with
+the site's SSO secret and is never logged, stored or echoed, not even in error
+messages (those carry the verifier's reason code only).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import re
+import sqlite3
+from typing import Any
+
+from fastapi import APIRouter, Request, Response
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.concurrency import run_in_threadpool
+
+from gcbridge.emulator.app import EmulatorState, state_of
+from gcbridge.emulator.errors import ApiError
+from gcbridge.emulator.passwords import check_password, dummy_hash, hash_password
+from gcbridge.emulator.payloads import user_json
+from gcbridge.emulator.sessions import SessionError, session_store
+from gcbridge.emulator.sites import Site
+from gcbridge.emulator.store import (
+    find_user_by_external_id,
+    find_user_by_username,
+    get_user,
+    insert_user,
+    new_id,
+)
+from gcbridge.emulator.validate import invalid
+
+__all__ = ["router", "bearer_token", "require_user"]
+
+router = APIRouter(tags=["accounts"])
+
+USERNAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{1,31}$")
+EMAIL = re.compile(r"^[^@\s]{1,64}@[^@\s]+\.[^@\s]+$")
+_NO_STORE = {"Cache-Control": "no-store"}
+
+
+class SsoLoginBody(BaseModel):
+    """Body of ``POST /api/pub/sso/login``."""
+
+    model_config = ConfigDict(extra="ignore")
+    api_public_key: str = Field(max_length=256)
+    ssoData: str = Field(max_length=16_384)  # noqa: N815 (the wire name)
+
+
+class RegisterBody(BaseModel):
+    """Body of ``POST /api/pub/auth/register``."""
+
+    model_config = ConfigDict(extra="ignore")
+    website_id: str = Field(max_length=64)
+    username: str = Field(max_length=64)
+    email: str = Field(max_length=254)
+    password: str = Field(max_length=1024)
+
+
+class LoginBody(BaseModel):
+    """Body of ``POST /api/pub/auth/login``."""
+
+    model_config = ConfigDict(extra="ignore")
+    website_id: str = Field(max_length=64)
+    username: str = Field(max_length=64)
+    password: str = Field(max_length=1024)
+
+
+def bearer_token(request: Request) -> str | None:
+    """The token of ``Authorization: Bearer <token>``, or ``None``."""
+    header = request.headers.get("authorization", "")
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        return None
+    return token.strip()
+
+
+def require_user(request: Request, *, invalid_reason: str = "invalid_session") -> sqlite3.Row:
+    """The signed-in user of ``request``; 401 ``auth_required`` or ``invalid_reason`` otherwise."""
+    token = bearer_token(request)
+    if token is None:
+        raise ApiError(401, "auth_required", "sign in first: Authorization: Bearer <session token>")
+    state = state_of(request)
+    try:
+        return session_store(request.app.state, state).resolve(token)
+    except SessionError as exc:
+        raise ApiError(
+            401, invalid_reason, f"session not valid ({exc.reason}); sign in again"
+        ) from None
+
+
+def _site(state: EmulatorState, shortname: str) -> Site:
+    site = state.settings.sites.by_shortname(shortname)
+    if site is None:
+        raise ApiError(
+            404, "unknown_site", f"website_id: no site has the shortname {shortname[:64]!r}"
+        )
+    return site
+
+
+def default_avatar(request: Request, user_id: str) -> str:
+    """The generated avatar URL of a user without a picture."""
+    return f"{str(request.base_url).rstrip('/')}/api/pub/avatars/{user_id}.svg"
+
+
+def _signed_in(request: Request, conn: sqlite3.Connection, user_id: str) -> dict[str, Any]:
+    token = session_store(request.app.state, state_of(request)).issue(conn, user_id)
+    user = get_user(conn, user_id)
+    assert user is not None  # just written in this transaction
+    return {"token": token, "user": user_json(user)}
+
+
+@router.post("/api/pub/sso/login", summary="Sign in with ssoData (body only, never a URL)")
+async def sso_login(body: SsoLoginBody, request: Request) -> Response:
+    """Verify ssoData with the site's SSO secret; create or update the SSO user; open a session."""
+    from gcbridge.sso import SsoError, SsoExpired, SsoVerifier
+
+    state = state_of(request)
+    site = state.settings.sites.by_public_key(body.api_public_key)
+    if site is None:
+        raise ApiError(403, "unknown_public_key", "api_public_key is not the key of any site")
+    verifier = SsoVerifier(
+        site.sso_secret,
+        max_age=state.settings.sso_max_age,
+        leeway=state.settings.sso_leeway,
+        clock=state.clock,
+    )
+    try:
+        sso = verifier.verify(body.ssoData)
+    except SsoExpired as exc:
+        raise ApiError(
+            401, "sso_expired", f"ssoData expired ({exc.reason}); fetch a fresh one"
+        ) from None
+    except SsoError as exc:
+        raise ApiError(401, "sso_invalid", f"ssoData rejected ({exc.reason})") from None
+
+    def write() -> dict[str, Any] | None:
+        now = state.clock.now()
+        with state.db.transaction() as conn:
+            existing = find_user_by_external_id(conn, site.shortname, str(sso.id))
+            holder = find_user_by_username(conn, site.shortname, sso.username)
+            if holder is not None and (existing is None or holder["id"] != existing["id"]):
+                return None
+            if existing is None:
+                user_id = new_id()
+                insert_user(
+                    conn,
+                    user_id=user_id,
+                    site=site.shortname,
+                    external_id=str(sso.id),
+                    username=sso.username,
+                    email=sso.email,
+                    avatar=sso.picture or default_avatar(request, user_id),
+                    language=sso.language,
+                    bio=sso.bio,
+                    now=now,
+                )
+            else:
+                user_id = existing["id"]
+                conn.execute(
+                    """UPDATE users SET username = ?, name = ?, email = ?, avatar = ?, language = ?,
+                       bio = ?, updated_at = ? WHERE id = ?""",
+                    (
+                        sso.username,
+                        sso.username,
+                        sso.email,
+                        sso.picture or default_avatar(request, user_id),
+                        sso.language,
+                        sso.bio,
+                        now,
+                        user_id,
+                    ),
+                )
+            return _signed_in(request, conn, user_id)
+
+    result = await run_in_threadpool(write)
+    if result is None:
+        return JSONResponse(
+            {
+                "gcCode": 409,
+                "error": "username_conflict",
+                "message": f"username {sso.username!r} is held by another user of this site",
+                "username": sso.username,
+            },
+            status_code=409,
+        )
+    return JSONResponse(result, headers=_NO_STORE)
+
+
+@router.get("/api/pub/me", summary="The signed-in user (restores a stored session)")
+async def me(request: Request) -> Response:
+    """``{"user": ...}`` for a live session token."""
+    user = await run_in_threadpool(require_user, request)
+    return JSONResponse({"user": user_json(user)}, headers=_NO_STORE)
+
+
+@router.post("/api/pub/auth/register", status_code=201, summary="Create an account of the service")
+async def register(body: RegisterBody, request: Request) -> Response:
+    """Register a user of the service's own accounts and sign them in."""
+    state = state_of(request)
+    site = _site(state, body.website_id)
+    if not USERNAME.match(body.username):
+        raise invalid(
+            "username",
+            "2-32 characters of letters, digits, '_', '.', '-', starting with a letter or digit",
+        )
+    if not EMAIL.match(body.email):
+        raise invalid("email", "not an e-mail address")
+    if len(body.password) < 8:
+        raise invalid("password", "at least 8 characters")
+
+    def write() -> dict[str, Any]:
+        password_hash = hash_password(body.password)
+        with state.db.transaction() as conn:
+            if find_user_by_username(conn, site.shortname, body.username) is not None:
+                raise ApiError(
+                    409, "username_taken", f"username {body.username!r} is already taken"
+                )
+            user_id = new_id()
+            insert_user(
+                conn,
+                user_id=user_id,
+                site=site.shortname,
+                username=body.username,
+                email=body.email,
+                avatar=default_avatar(request, user_id),
+                password_hash=password_hash,
+                now=state.clock.now(),
+            )
+            return _signed_in(request, conn, user_id)
+
+    return JSONResponse(await run_in_threadpool(write), status_code=201, headers=_NO_STORE)
+
+
+@router.post("/api/pub/auth/login", summary="Sign in with an account of the service")
+async def login(body: LoginBody, request: Request) -> Response:
+    """Check username and password; open a session."""
+    state = state_of(request)
+    site = _site(state, body.website_id)
+
+    def check() -> dict[str, Any]:
+        with state.db.read() as conn:
+            user = find_user_by_username(conn, site.shortname, body.username)
+        stored = user["password_hash"] if user is not None else None
+        # SSO users have no password: they sign in through their app only.
+        ok = check_password(body.password, stored or dummy_hash()) and stored is not None
+        if not ok or user is None:
+            raise ApiError(401, "bad_credentials", "wrong username or password")
+        with state.db.transaction() as conn:
+            return _signed_in(request, conn, user["id"])
+
+    return JSONResponse(await run_in_threadpool(check), headers=_NO_STORE)
+
+
+@router.post(
+    "/api/pub/auth/logout", status_code=204, summary="Sign out (revokes the session token)"
+)
+async def logout(request: Request) -> Response:
+    """Revoke the Bearer token; signing out twice is not an error."""
+    token = bearer_token(request)
+    if token is None:
+        raise ApiError(401, "auth_required", "Authorization: Bearer <session token> required")
+    store = session_store(request.app.state, state_of(request))
+    await run_in_threadpool(store.revoke, token)
+    return Response(status_code=204)
+
+
+_COLOURS = ("#1abc9c", "#2e86de", "#8e44ad", "#e67e22", "#c0392b", "#16a085", "#2c3e50", "#d35400")
+
+
+@router.get("/api/pub/avatars/{name}", include_in_schema=False)
+async def avatar(name: str, request: Request) -> Response:
+    """An SVG disc with the user's initial: the default avatar."""
+    user_id = name.removesuffix(".svg")
+    state = state_of(request)
+    with state.db.read() as conn:
+        user = get_user(conn, user_id)
+    letter = html.escape(user["username"][:1].upper()) if user is not None else "?"
+    colour = _COLOURS[
+        hashlib.sha256(user_id.encode("utf-8", "replace")).digest()[0] % len(_COLOURS)
+    ]
+    svg = (
+        '<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64" viewBox="0 0 64 64">'
+        f'<circle cx="32" cy="32" r="32" fill="{colour}"/>'
+        '<text x="32" y="42" font-family="sans-serif" font-size="30" fill="#fff" '
+        'text-anchor="middle">'
+        f"{letter}</text></svg>"
+    )
+    return Response(
+        svg, media_type="image/svg+xml", headers={"Cache-Control": "public, max-age=3600"}
+    )

@@ -1,5 +1,282 @@
-"""Placeholder router; replaced by its owner."""
+"""Comments and moderation; every change fires its webhook event (spec 6.1).
 
-from fastapi import APIRouter
+Routes::
 
-router = APIRouter()
+    GET    /api/pub/comments?website_id=&uid=            the thread and its visible comments
+    POST   /api/pub/comments                             Bearer session  -> 201, comment.created
+    PATCH  /api/pub/comments/{id}   {"content"}          author only     -> comment.updated
+    DELETE /api/pub/comments/{id}                        author only     -> comment.deleted
+    POST   /api/moderation/comments/{id}/approve         site account token -> comment.approved
+    POST   /api/moderation/comments/{id}/refuse          site account token -> comment.deleted
+
+Outbox rule: the comment row and the webhook ``calls`` row are written in ONE
+transaction (``enqueue_event`` inside ``state.db.transaction()``), so a crash
+can lose neither one without the other; the dispatcher is woken only after the
+commit. New comments are published at once (status ``approved``). A refused
+comment has status ``deleted``, the same as a deleted one (spec 3).
+"""
+
+from __future__ import annotations
+
+import hmac
+import sqlite3
+from typing import Any
+
+from fastapi import APIRouter, Request, Response
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.concurrency import run_in_threadpool
+
+from gcbridge.emulator.accounts import bearer_token, require_user
+from gcbridge.emulator.app import EmulatorState, state_of
+from gcbridge.emulator.errors import ApiError
+from gcbridge.emulator.payloads import comment_json, thread_comments_json, thread_json
+from gcbridge.emulator.sites import Site
+from gcbridge.emulator.store import find_thread, get_comment, new_id, upsert_thread
+from gcbridge.emulator.validate import (
+    MAX_CONTENT,
+    check_content,
+    check_page_title,
+    check_uid,
+    check_url,
+    invalid,
+)
+
+__all__ = ["router", "EVENT_TYPES"]
+
+router = APIRouter(tags=["comments"])
+
+EVENT_TYPES = ("comment.created", "comment.updated", "comment.approved", "comment.deleted")
+
+
+class NewComment(BaseModel):
+    """Body of ``POST /api/pub/comments``."""
+
+    model_config = ConfigDict(extra="ignore")
+    website_id: str = Field(max_length=64)
+    uid: str
+    url: str
+    page_title: str
+    content: str = Field(max_length=MAX_CONTENT * 2)
+    parent_id: str | None = Field(default=None, max_length=64)
+
+
+class CommentEdit(BaseModel):
+    """Body of ``PATCH /api/pub/comments/{id}``."""
+
+    model_config = ConfigDict(extra="ignore")
+    content: str = Field(max_length=MAX_CONTENT * 2)
+
+
+def _record(
+    conn: sqlite3.Connection, state: EmulatorState, site: Site, event_type: str, comment_id: str
+) -> None:
+    # Imported at call time: the journal belongs to the webhooks part.
+    from gcbridge.emulator.journal import enqueue_event
+
+    enqueue_event(
+        conn, site=site, event_type=event_type, comment_id=comment_id, now=state.clock.now()
+    )
+
+
+def _site_of(state: EmulatorState, shortname: str) -> Site:
+    site = state.settings.sites.by_shortname(shortname)
+    if site is None:
+        raise ApiError(
+            404, "unknown_site", f"website_id: no site has the shortname {shortname[:64]!r}"
+        )
+    return site
+
+
+def _not_found(comment_id: str) -> ApiError:
+    return ApiError(404, "comment_not_found", f"no comment {comment_id[:64]!r}")
+
+
+@router.get("/api/pub/comments", summary="A thread and its visible comments, oldest first")
+async def list_comments(request: Request) -> dict[str, Any]:
+    """``{"thread": <thread or null>, "comments": [...]}`` (deleted comments left out)."""
+    state = state_of(request)
+    website_id = request.query_params.get("website_id")
+    if not website_id:
+        raise invalid("website_id", "required: the site's shortname")
+    uid = check_uid(request.query_params.get("uid"))
+    site = _site_of(state, website_id)
+
+    def read() -> dict[str, Any]:
+        with state.db.read() as conn:
+            thread = find_thread(conn, site.shortname, uid)
+            if thread is None:
+                return {"thread": None, "comments": []}
+            return {
+                "thread": thread_json(conn, thread["id"]),
+                "comments": thread_comments_json(conn, thread["id"]),
+            }
+
+    return await run_in_threadpool(read)
+
+
+@router.post("/api/pub/comments", status_code=201, summary="Post a comment (fires comment.created)")
+async def post_comment(body: NewComment, request: Request) -> Response:
+    """Create a comment by the signed-in user on the thread ``(website_id, uid)``."""
+    state = state_of(request)
+    user = await run_in_threadpool(lambda: require_user(request, invalid_reason="auth_required"))
+    site = _site_of(state, body.website_id)
+    if user["site"] != site.shortname:
+        raise ApiError(
+            403, "wrong_site", "this session belongs to another site; sign in on this one"
+        )
+    uid, url, title = check_uid(body.uid), check_url(body.url), check_page_title(body.page_title)
+    content = check_content(body.content)
+
+    def write() -> dict[str, Any]:
+        now = state.clock.now()
+        with state.db.transaction() as conn:
+            thread_id = upsert_thread(
+                conn, site=site.shortname, uid=uid, url=url, page_title=title, now=now
+            )
+            if body.parent_id is not None:
+                parent = get_comment(conn, body.parent_id)
+                if parent is None or parent["thread_id"] != thread_id:
+                    raise invalid("parent_id", "no such comment in this thread")
+                if parent["status"] == "deleted":
+                    raise invalid("parent_id", "the parent comment was deleted")
+            comment_id = new_id()
+            conn.execute(
+                """INSERT INTO comments (id, site, thread_id, parent_id, external_id, author_id,
+                                         content, status, created_at, updated_at)
+                   VALUES (?, ?, ?, ?, NULL, ?, ?, 'approved', ?, ?)""",
+                (
+                    comment_id,
+                    site.shortname,
+                    thread_id,
+                    body.parent_id,
+                    user["id"],
+                    content,
+                    now,
+                    now,
+                ),
+            )
+            _record(conn, state, site, "comment.created", comment_id)
+            return comment_json(conn, comment_id)
+
+    comment = await run_in_threadpool(write)
+    state.dispatcher.wake()
+    return JSONResponse(comment, status_code=201)
+
+
+def _own_comment(conn: sqlite3.Connection, comment_id: str, user: sqlite3.Row) -> sqlite3.Row:
+    row = get_comment(conn, comment_id)
+    if row is None or row["site"] != user["site"]:
+        raise _not_found(comment_id)
+    if row["author_id"] != user["id"]:
+        raise ApiError(403, "not_author", "only the author can change this comment")
+    return row
+
+
+@router.patch("/api/pub/comments/{comment_id}", summary="Edit your comment (fires comment.updated)")
+async def edit_comment(comment_id: str, body: CommentEdit, request: Request) -> Response:
+    """Replace the content of the signed-in user's comment; unchanged content fires nothing."""
+    state = state_of(request)
+    user = await run_in_threadpool(lambda: require_user(request, invalid_reason="auth_required"))
+    content = check_content(body.content)
+
+    def write() -> tuple[dict[str, Any], bool]:
+        with state.db.transaction() as conn:
+            row = _own_comment(conn, comment_id, user)
+            if row["status"] == "deleted":
+                raise ApiError(409, "comment_deleted", "a deleted comment cannot be edited")
+            if row["content"] == content:
+                return comment_json(conn, comment_id), False
+            conn.execute(
+                "UPDATE comments SET content = ?, updated_at = ? WHERE id = ?",
+                (content, state.clock.now(), comment_id),
+            )
+            _record(conn, state, _site_of(state, row["site"]), "comment.updated", comment_id)
+            return comment_json(conn, comment_id), True
+
+    comment, changed = await run_in_threadpool(write)
+    if changed:
+        state.dispatcher.wake()
+    return JSONResponse(comment)
+
+
+@router.delete(
+    "/api/pub/comments/{comment_id}", summary="Delete your comment (fires comment.deleted)"
+)
+async def delete_comment(comment_id: str, request: Request) -> Response:
+    """Mark the signed-in user's comment deleted; deleting twice fires once."""
+    state = state_of(request)
+    user = await run_in_threadpool(lambda: require_user(request, invalid_reason="auth_required"))
+
+    def write() -> tuple[dict[str, Any], bool]:
+        with state.db.transaction() as conn:
+            row = _own_comment(conn, comment_id, user)
+            if row["status"] == "deleted":
+                return comment_json(conn, comment_id), False
+            _set_status(conn, state, comment_id, "deleted")
+            _record(conn, state, _site_of(state, row["site"]), "comment.deleted", comment_id)
+            return comment_json(conn, comment_id), True
+
+    comment, changed = await run_in_threadpool(write)
+    if changed:
+        state.dispatcher.wake()
+    return JSONResponse(comment)
+
+
+def _set_status(
+    conn: sqlite3.Connection, state: EmulatorState, comment_id: str, status: str
+) -> None:
+    conn.execute(
+        "UPDATE comments SET status = ?, updated_at = ? WHERE id = ?",
+        (status, state.clock.now(), comment_id),
+    )
+
+
+def _moderator_site(request: Request) -> Site:
+    """The site whose account token is the Bearer token (each compared in constant time)."""
+    token = bearer_token(request)
+    if token is None:
+        raise ApiError(401, "auth_required", "Authorization: Bearer <site account token> required")
+    matched: Site | None = None
+    # Compare against every site so the time taken does not depend on which one matched.
+    for site in state_of(request).settings.sites:
+        if hmac.compare_digest(token.encode("utf-8"), site.account_token.encode("utf-8")):
+            matched = site
+    if matched is None:
+        raise ApiError(401, "invalid_account_token", "the account token is not valid")
+    return matched
+
+
+async def _moderate(request: Request, comment_id: str, status: str, event_type: str) -> Response:
+    state = state_of(request)
+    site = _moderator_site(request)
+
+    def write() -> dict[str, Any]:
+        with state.db.transaction() as conn:
+            row = get_comment(conn, comment_id)
+            # A comment of another site is "not found" for this token: ids do not leak across sites.
+            if row is None or row["site"] != site.shortname:
+                raise _not_found(comment_id)
+            _set_status(conn, state, comment_id, status)
+            _record(conn, state, site, event_type, comment_id)
+            return comment_json(conn, comment_id)
+
+    comment = await run_in_threadpool(write)
+    state.dispatcher.wake()
+    return JSONResponse(comment)
+
+
+@router.post(
+    "/api/moderation/comments/{comment_id}/approve", summary="Approve (fires comment.approved)"
+)
+async def approve_comment(comment_id: str, request: Request) -> Response:
+    """Set status ``approved``; every approval is a moderator action and fires its event."""
+    return await _moderate(request, comment_id, "approved", "comment.approved")
+
+
+@router.post(
+    "/api/moderation/comments/{comment_id}/refuse", summary="Refuse (fires comment.deleted)"
+)
+async def refuse_comment(comment_id: str, request: Request) -> Response:
+    """Set status ``deleted``; spec 6.1 has no comment.refused, a refusal is comment.deleted."""
+    return await _moderate(request, comment_id, "deleted", "comment.deleted")
