@@ -1,0 +1,78 @@
+"""``GET /api/dashboard/site``: the site an account token belongs to.
+
+The dashboard needs the site's public facts (shortname, website_id, SSO public
+key, where the widget and thread-load live) before it can call the public
+routes, and the account token is all the user typed. The answer carries no
+secret beyond what the token holder already has: the webhook secret is read
+from the public config route, and only when the user asks to reveal it.
+
+Errors follow the webhook routes' convention (spec 5.2): a missing or unknown
+token answers HTTP 200 with ``{"gcCode": 410, ...}``, so the dashboard has one
+rule for every body it reads: check ``gcCode`` first.
+"""
+
+from __future__ import annotations
+
+import hmac
+from typing import Any
+
+from fastapi import APIRouter, Request, Response
+from fastapi.responses import JSONResponse
+
+from gcbridge.emulator.app import state_of
+from gcbridge.emulator.sites import Site
+
+__all__ = ["router", "site_for_token", "SAMPLE_THREAD"]
+
+router = APIRouter(tags=["dashboard"])
+
+#: The thread the dashboard uses for its thread-load link and its test events.
+SAMPLE_THREAD: dict[str, str] = {
+    "uid": "dashboard-sample",
+    "url": "https://example.com/articles/dashboard-sample",
+    "page_title": "Dashboard sample thread",
+}
+
+_NO_STORE = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff"}
+
+
+def site_for_token(request: Request) -> Site | None:
+    """The site whose account token is the request's Bearer token (constant-time compares)."""
+    header = request.headers.get("authorization", "")
+    scheme, _, token = header.partition(" ")
+    token = token.strip()
+    if scheme.lower() != "bearer" or not token:
+        return None
+    matched: Site | None = None
+    # Compare with every site so the time taken does not tell which one matched.
+    for site in state_of(request).settings.sites:
+        if hmac.compare_digest(token.encode("utf-8"), site.account_token.encode("utf-8")):
+            matched = site
+    return matched
+
+
+@router.get("/api/dashboard/site", summary="The site of an account token (dashboard)")
+async def dashboard_site(request: Request) -> Response:
+    """``{"shortname", "website_id", "sso_public_key", "widget_url", "thread_load_url", ...}``."""
+    site = site_for_token(request)
+    if site is None:
+        return JSONResponse(
+            {
+                "gcCode": 410,
+                "error": "invalid_account_token",
+                "message": "not the account token of any site of this emulator",
+            },
+            headers=_NO_STORE,
+        )
+    settings = state_of(request).settings
+    base = str(request.base_url).rstrip("/")
+    body: dict[str, Any] = {
+        "shortname": site.shortname,
+        "website_id": site.website_id,
+        "sso_public_key": site.sso_public_key,
+        "widget_url": settings.widget_url,
+        "thread_load_url": f"{base}/api/pub/thread-load/",
+        "sample_thread": SAMPLE_THREAD,
+        "retry_schedule": list(settings.retry_schedule),
+    }
+    return JSONResponse(body, headers=_NO_STORE)
