@@ -1,5 +1,242 @@
-"""Placeholder router; replaced by its owner."""
+"""The webhook routes of spec part 4.2-4.7, at their exact paths.
 
-from fastapi import APIRouter
+::
 
-router = APIRouter()
+    POST   /webhook/website/{website_id}/setup    {"url", "events"} -> config with a new secret
+    GET    /webhook/website/{website_id}/config   -> config (with the secret)
+    DELETE /webhook/website/{website_id}/disable  -> config, enabled false
+    GET    /webhook/website/{website_id}/calls    ?limit=&status=&event_type=&cursor=
+                                                  -> {"calls": [...], "next_cursor"}
+    POST   /webhook/call/{id}/replay              -> {"call": {...}} (a failed call only)
+    POST   /webhook/website/{website_id}/verify   -> {"valid", "reason"} (never calls the receiver)
+
+Every route authenticates first (:mod:`~gcbridge.emulator.siteauth`: HTTP 200 with
+gcCode 410 on failure), then validates, so an unauthenticated caller learns
+nothing about the site. ``website_id`` is the 24-hex internal id; a shortname
+is treated like any id the credential does not own. Bodies are parsed by hand
+after authentication, since a site-key signature covers the raw bytes.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from fastapi import APIRouter, Request
+from starlette.concurrency import run_in_threadpool
+
+from gcbridge.emulator.app import state_of
+from gcbridge.emulator.errors import ApiError, ReceiverRefused
+from gcbridge.emulator.journal import (
+    CALL_STATUSES,
+    EVENT_TYPES,
+    call_json,
+    config_json,
+    disable_config,
+    get_call,
+    get_config,
+    insert_call,
+    list_calls,
+    save_config,
+)
+from gcbridge.emulator.siteauth import authenticated_site, require_site
+from gcbridge.emulator.ssrf import check_receiver_url
+
+__all__ = ["router", "DEFAULT_LIMIT", "MAX_LIMIT"]
+
+router = APIRouter(tags=["webhooks"])
+
+DEFAULT_LIMIT = 50
+MAX_LIMIT = 200
+_MAX_BODY = 16_384
+
+
+def _invalid(reason: str, message: str) -> ApiError:
+    return ApiError(400, reason, message)
+
+
+def _not_configured() -> ApiError:
+    return ApiError(404, "webhook_not_configured", "no webhook is set up for this website yet")
+
+
+async def _json_body(request: Request) -> dict[str, Any]:
+    raw = await request.body()
+    if len(raw) > _MAX_BODY:
+        raise _invalid("invalid_request", f"body larger than {_MAX_BODY} bytes")
+    try:
+        data = json.loads(raw or b"null")
+    except (ValueError, UnicodeDecodeError):
+        raise _invalid("invalid_request", "body: a JSON object expected") from None
+    if not isinstance(data, dict):
+        raise _invalid("invalid_request", 'body: a JSON object {"url", "events"} expected')
+    return data
+
+
+def _check_events(raw: Any) -> tuple[str, ...]:
+    if raw is None:
+        return EVENT_TYPES
+    if not isinstance(raw, list) or not all(isinstance(e, str) for e in raw):
+        raise _invalid("invalid_request", "events: an array of event kind strings expected")
+    unknown = [e for e in raw if e not in EVENT_TYPES]
+    if unknown:
+        raise _invalid(
+            "unknown_event_type",
+            f"events: unknown event kind {unknown[0][:64]!r}; allowed: {', '.join(EVENT_TYPES)}",
+        )
+    if not raw:
+        raise _invalid(
+            "invalid_request", "events: at least one event kind (or disable the webhook)"
+        )
+    # Stored in the canonical order, once each.
+    return tuple(e for e in EVENT_TYPES if e in raw)
+
+
+@router.post("/webhook/website/{website_id}/setup", summary="Set up the site's webhook")
+async def setup(website_id: str, request: Request) -> dict[str, Any]:
+    """Replace the configuration and generate a new secret; answers the configuration."""
+    state = state_of(request)
+    site = await require_site(request, website_id)
+    data = await _json_body(request)
+    url = data.get("url")
+    if not isinstance(url, str) or not url:
+        raise _invalid("invalid_request", "url: required, the receiver's https URL")
+    try:
+        check_receiver_url(url, allow_private=state.settings.allow_private_receivers)
+    except ReceiverRefused as exc:
+        raise _invalid("invalid_url", f"url: {exc} [{exc.reason}]") from None
+    events = _check_events(data.get("events"))
+
+    def write() -> dict[str, Any]:
+        with state.db.transaction() as conn:
+            config = save_config(
+                conn, website_id=site.website_id, url=url, events=events, now=state.clock.now()
+            )
+        return config_json(config)
+
+    return await run_in_threadpool(write)
+
+
+@router.get("/webhook/website/{website_id}/config", summary="Read the site's webhook configuration")
+async def config(website_id: str, request: Request) -> dict[str, Any]:
+    """The configuration, including the secret."""
+    state = state_of(request)
+    site = await require_site(request, website_id)
+    with state.db.read() as conn:
+        found = get_config(conn, site.website_id)
+    if found is None:
+        raise _not_configured()
+    return config_json(found)
+
+
+@router.delete("/webhook/website/{website_id}/disable", summary="Turn the site's webhook off")
+async def disable(website_id: str, request: Request) -> dict[str, Any]:
+    """Stop deliveries: later events are not queued, pending calls fail ``webhook_disabled``."""
+    state = state_of(request)
+    site = await require_site(request, website_id)
+
+    def write() -> dict[str, Any] | None:
+        with state.db.transaction() as conn:
+            found = disable_config(conn, site.website_id, state.clock.now())
+        return None if found is None else config_json(found)
+
+    answer = await run_in_threadpool(write)
+    if answer is None:
+        raise _not_configured()
+    state.dispatcher.wake()  # pending calls now fail at once instead of at their retry time
+    return answer
+
+
+def _cursor(raw: str | None) -> int | None:
+    if raw is None or raw == "":
+        return None
+    if not raw.isdigit() or len(raw) > 18:
+        raise _invalid("invalid_request", "cursor: pass the next_cursor of the previous page")
+    return int(raw)
+
+
+@router.get("/webhook/website/{website_id}/calls", summary="Recent deliveries, newest first")
+async def calls(website_id: str, request: Request) -> dict[str, Any]:
+    """``{"calls": [...], "next_cursor": str | null}`` filtered by status and event_type."""
+    state = state_of(request)
+    site = await require_site(request, website_id)
+    q = request.query_params
+    limit_text = q.get("limit") or str(DEFAULT_LIMIT)
+    if not limit_text.isdigit() or not 1 <= int(limit_text) <= MAX_LIMIT:
+        raise _invalid("invalid_request", f"limit: an integer from 1 to {MAX_LIMIT}")
+    status = q.get("status") or None
+    if status is not None and status not in CALL_STATUSES:
+        raise _invalid("invalid_request", f"status: one of {', '.join(CALL_STATUSES)}")
+    event_type = q.get("event_type") or None
+    if event_type is not None and event_type not in EVENT_TYPES:
+        raise _invalid("unknown_event_type", f"event_type: one of {', '.join(EVENT_TYPES)}")
+    before = _cursor(q.get("cursor"))
+    with state.db.read() as conn:
+        page, next_seq = list_calls(
+            conn,
+            site.website_id,
+            limit=int(limit_text),
+            status=status,
+            event_type=event_type,
+            before_seq=before,
+        )
+    return {"calls": page, "next_cursor": None if next_seq is None else str(next_seq)}
+
+
+@router.post("/webhook/call/{call_id}/replay", summary="Replay a failed delivery")
+async def replay(call_id: str, request: Request) -> dict[str, Any]:
+    """A fresh call for the same event: new delivery id, retry count 0, ``replay_of`` set."""
+    state = state_of(request)
+    site = await authenticated_site(request)
+
+    def write() -> dict[str, Any]:
+        with state.db.transaction() as conn:
+            original = get_call(conn, call_id)
+            # Another site's call is "not found": call ids do not leak across sites.
+            if original is None or original["website_id"] != site.website_id:
+                raise ApiError(404, "call_not_found", f"no call {call_id[:64]!r} for this website")
+            if original["status"] != "failed":
+                raise ApiError(
+                    409,
+                    "not_replayable",
+                    f"only a failed call can be replayed; this one is {original['status']}",
+                )
+            current = get_config(conn, site.website_id)
+            if current is None or not current.enabled:
+                raise ApiError(
+                    409, "webhook_disabled", "the webhook is disabled; set it up again first"
+                )
+            new_id = insert_call(
+                conn,
+                website_id=site.website_id,
+                event_type=original["event_type"],
+                url=current.url,
+                body=bytes(original["body"]),
+                now=state.clock.now(),
+                replay_of=original["id"],
+            )
+            fresh = get_call(conn, new_id)
+            assert fresh is not None
+            return call_json(conn, fresh)
+
+    answer = await run_in_threadpool(write)
+    state.dispatcher.wake()
+    return {"call": answer}
+
+
+@router.post("/webhook/website/{website_id}/verify", summary="Check a delivery signature")
+async def verify(website_id: str, request: Request) -> dict[str, Any]:
+    """Whether X-Webhook-Signature matches the body and timestamp under the site's secret."""
+    from gcbridge.webhooks import WebhookVerificationError, verify_signature
+
+    state = state_of(request)
+    site = await require_site(request, website_id)
+    with state.db.read() as conn:
+        found = get_config(conn, site.website_id)
+    if found is None:
+        raise _not_configured()
+    body = await request.body()
+    try:
+        verify_signature(found.secret, body, request.headers, now=state.clock.now())
+    except WebhookVerificationError as exc:
+        return {"valid": False, "reason": exc.reason}
+    return {"valid": True, "reason": "ok"}

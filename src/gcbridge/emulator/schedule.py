@@ -1,0 +1,95 @@
+"""The retry policy of webhook deliveries as small pure functions (spec 7 and 8).
+
+- 2xx: succeeded. 30x: failed, the redirect is not followed (the configured URL
+  must be the final one). 429 and 5xx: retried. Any other status (the logical
+  4xx, 1xx, nonsense codes): failed, no retry. ``None`` stands for "no response"
+  (network error or timeout): retried.
+- The schedule is the tuple of delays between attempts (contract.md), default
+  ``(0, 60, 300, 900, 3600, 21600)``: six attempts in all, the first at once.
+- ``Retry-After`` (seconds or an HTTP date) longer than the next delay moves the
+  attempt to the smallest delay of the schedule at least as long, capped at the
+  largest; it never adds attempts and never brings an attempt forward.
+
+The dispatcher does the I/O; these functions decide.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from email.utils import parsedate_to_datetime
+from typing import Literal
+
+__all__ = ["Outcome", "classify", "is_retryable", "parse_retry_after", "next_delay", "next_attempt"]
+
+Outcome = Literal["succeeded", "retry", "failed"]
+"""What a response (or its absence) means for the call."""
+
+
+def classify(status: int | None) -> Outcome:
+    """``succeeded`` for 2xx, ``retry`` for no response, 429 and 5xx, else ``failed``."""
+    if status is None:
+        return "retry"
+    if 200 <= status <= 299:
+        return "succeeded"
+    if status == 429 or 500 <= status <= 599:
+        return "retry"
+    return "failed"
+
+
+def is_retryable(status: int | None) -> bool:
+    """Whether an attempt ending with ``status`` (``None`` = network error/timeout) is retried."""
+    return classify(status) == "retry"
+
+
+def parse_retry_after(value: str, now: float) -> float | None:
+    """Seconds to wait from ``now`` per a ``Retry-After`` value; ``None`` if unparseable.
+
+    Delay-seconds must be a non-negative integer (RFC 9110); an HTTP date in the
+    past means "now" (0). Anything else is ignored rather than trusted.
+    """
+    text = value.strip()
+    if not text:
+        return None
+    if text.isdigit():
+        return float(int(text))
+    if text[0] in "+-" or text[0].isdigit():
+        return None  # "-5", "1.5", "10s": not delay-seconds, not a date either
+    try:
+        when = parsedate_to_datetime(text)
+    except (TypeError, ValueError, IndexError, OverflowError):
+        return None
+    if when.tzinfo is None:  # "-0000" dates: RFC 9110 dates are GMT anyway
+        return None
+    return max(0.0, when.timestamp() - now)
+
+
+def next_delay(
+    schedule: Sequence[float], attempts_made: int, retry_after: float | None = None
+) -> float | None:
+    """Delay before attempt number ``attempts_made`` (0-based), or ``None`` if none is left."""
+    if attempts_made >= len(schedule):
+        return None
+    delay = float(schedule[attempts_made])
+    if retry_after is not None and math.isfinite(retry_after) and retry_after > delay:
+        longer = [float(d) for d in schedule if d >= retry_after]
+        delay = min(longer) if longer else float(max(schedule))
+    return delay
+
+
+def next_attempt(
+    schedule: Sequence[float],
+    attempts_made: int,
+    now: float,
+    status: int | None,
+    retry_after: float | None = None,
+) -> float | None:
+    """When to try again after an attempt ending with ``status``; ``None`` means stop.
+
+    ``attempts_made`` counts attempts including the one that just ended;
+    ``retry_after`` is in seconds from ``now`` (see :func:`parse_retry_after`).
+    """
+    if not is_retryable(status):
+        return None
+    delay = next_delay(schedule, attempts_made, retry_after)
+    return None if delay is None else now + delay
