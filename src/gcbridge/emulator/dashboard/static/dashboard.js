@@ -254,7 +254,7 @@
     var has = !!(config && config.url);
     $('webhook-missing').hidden = has;
     $('webhook-facts').hidden = !has;
-    $('setup-details').open = !has;
+    if (!has) $('setup-details').open = true;
     if (!has) return;
     setText('webhook-url', config.url);
     setText('webhook-events', (config.events || []).join(', ') || '(none)');
