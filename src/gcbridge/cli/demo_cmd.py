@@ -1,8 +1,64 @@
-"""Placeholder sub-command; replaced by its owner."""
+"""``gcbridge demo``: emulator + sample customer backend + the app window (or headless).
+
+Heavy imports (uvicorn, Playwright, pywebview) happen inside the handler only.
+"""
+
+from __future__ import annotations
 
 import argparse
+from pathlib import Path
+
+__all__ = ["register", "run"]
 
 
 def register(parser: argparse.ArgumentParser) -> None:
     """Register the sub-command's arguments."""
-    parser.set_defaults(func=None)
+    from gcbridge.demo.stack import DEFAULT_PORT
+
+    parser.add_argument(
+        "--headless",
+        action="store_true",
+        help="headless Chromium instead of a window (automatic without DISPLAY/WAYLAND_DISPLAY)",
+    )
+    parser.add_argument(
+        "--exit-after-flow",
+        action="store_true",
+        help="run the scripted flow (sign in, comment, verified webhook, sign out); exit 0 only if all happened",
+    )
+    parser.add_argument("--screenshot", metavar="PATH", help="save the window (or page) as PNG")
+    parser.add_argument(
+        "--data-dir",
+        default=".gcbridge/demo",
+        metavar="DIR",
+        help="emulator state and the WebView profile (default ./.gcbridge/demo)",
+    )
+    parser.add_argument(
+        "--port",
+        type=int,
+        default=DEFAULT_PORT,
+        help=f"emulator port (default {DEFAULT_PORT}; keep it fixed so the widget session survives a relaunch)",
+    )
+    parser.add_argument(
+        "--stay-signed-in",
+        action="store_true",
+        help="skip the flow's final sign-out, so a relaunch shows the restored widget session",
+    )
+    parser.add_argument("--user", default="alice", help="demo user the scripted flow signs in (alice, bob)")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Handler of ``gcbridge demo``."""
+    from gcbridge.demo import DemoOptions, run_demo
+
+    return run_demo(
+        DemoOptions(
+            data_dir=Path(args.data_dir),
+            port=args.port,
+            headless=args.headless,
+            exit_after_flow=args.exit_after_flow,
+            screenshot=args.screenshot,
+            stay_signed_in=args.stay_signed_in,
+            username=args.user,
+        )
+    )

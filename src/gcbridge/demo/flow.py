@@ -1,0 +1,140 @@
+"""The scripted flow both modes run: sign in, see the widget signed in, comment, see the
+verified ``comment.created`` delivery, sign out.
+
+Each step has a timeout and the flow stops at the first that fails. The flow never
+touches the WebView itself: it asks a :class:`FlowDriver` to run things on the app
+thread and to wait while the host keeps running (the Qt loop in its own thread; the
+Playwright loop pumped by the driver in headless mode).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol, TypeVar
+
+from gcbridge.demo.app import DemoApp
+from gcbridge.demo.timeline import Timeline, TimelineEvent
+
+__all__ = ["FlowDriver", "StepResult", "run_flow", "flow_summary", "POST_COMMENT_JS"]
+
+T = TypeVar("T")
+
+# What a user does in the widget: type into the comment box and submit. Falls back to
+# the widget's own API with its session when the page has no recognisable form.
+POST_COMMENT_JS = """
+(function (text) {
+  var area = document.querySelector('[data-testid="compose"] textarea') ||
+             document.querySelector('textarea[name="content"]') ||
+             document.querySelector('form textarea') || document.querySelector('textarea');
+  if (area) {
+    var form = area.form || area.closest('form');
+    area.focus();
+    area.value = text;
+    area.dispatchEvent(new Event('input', {bubbles: true}));
+    if (form) {
+      if (form.requestSubmit) { form.requestSubmit(); } else { form.submit(); }
+      return 'form';
+    }
+  }
+  return 'no-form';
+})(%s)
+"""
+
+
+class FlowDriver(Protocol):
+    """How the flow reaches the app thread and waits without stalling the host."""
+
+    def call(self, fn: Callable[[], T]) -> T:
+        """Run ``fn`` on the app thread and return its result."""
+
+    def wait_until(self, check: Callable[[], T | None], timeout: float) -> T | None:
+        """Poll ``check`` on the app thread until it returns a value; ``None`` on timeout."""
+
+
+@dataclass(frozen=True)
+class StepResult:
+    """One step of the scripted flow and whether it happened."""
+
+    name: str
+    ok: bool
+    detail: str = ""
+
+
+def flow_summary(results: list[StepResult], expected: int) -> str:
+    """A one-line verdict of the flow."""
+    done = sum(r.ok for r in results)
+    failed = next((r for r in results if not r.ok), None)
+    if failed is None and done == expected:
+        return f"scripted flow: all {expected} steps happened"
+    why = f": {failed.name} did not happen ({failed.detail})" if failed else ""
+    return f"scripted flow FAILED after {done}/{expected} steps{why}"
+
+
+def run_flow(
+    app: DemoApp,
+    driver: FlowDriver,
+    timeline: Timeline,
+    *,
+    comments_api: Callable[[], list[dict[str, Any]]],
+    username: str = "alice",
+    comment_text: str = "Hello from the gc-bridge demo",
+    sign_out: bool = True,
+    timeout: float = 20.0,
+) -> list[StepResult]:
+    """Run the steps in order; returns one result per step attempted."""
+    results: list[StepResult] = []
+
+    def event(kind: str, where: Callable[[TimelineEvent], bool] | None = None, since: int = 0) -> Any:
+        return driver.wait_until(lambda: timeline.find(kind, since=since, where=where), timeout)
+
+    def step(name: str, outcome: Any, detail: str) -> bool:
+        results.append(StepResult(name, bool(outcome), "" if outcome else detail))
+        if outcome:
+            timeline.record("flow.step", f"step OK: {name}")
+        return bool(outcome)
+
+    if not step("widget loaded, bridge installed", event("bridge.installed"), f"no page-finished in {timeout}s"):
+        return results
+
+    mark = len(timeline)
+    driver.call(lambda: app.sign_in(username))
+    if not step("signed in through the app", event("sso.injected", since=mark), "no gcSsoLogin injection"):
+        return results
+
+    def signed_in() -> dict[str, Any] | None:
+        user = app.widget_user()
+        return user if user is not None and user.get("username") == username else None
+
+    user = driver.wait_until(signed_in, timeout)
+    if user is not None:
+        timeline.record("widget.signed_in", f"widget signed in as {user['username']} ({user.get('name')})")
+    if not step(f"widget signed in as {username}", user, "the widget never showed the SSO user"):
+        return results
+
+    how = driver.call(lambda: app.host.evaluate_js(POST_COMMENT_JS % json.dumps(comment_text)))
+
+    def posted() -> dict[str, Any] | None:
+        return next((c for c in comments_api() if c.get("content") == comment_text), None)
+
+    comment = driver.wait_until(posted, timeout)
+    if comment is not None:
+        timeline.record("comment.posted", f"comment posted in the widget: {comment['id']} {comment_text!r}")
+    if not step("comment posted", comment, f"the comment never reached the service (widget: {how})"):
+        return results
+
+    delivered = event(
+        "webhook.verified",
+        where=lambda e: e.data.get("event_type") == "comment.created" and e.data.get("content") == comment_text,
+    )
+    if not step("comment.created delivered and VERIFIED", delivered, "no verified delivery at the receiver"):
+        return results
+
+    if sign_out:
+        driver.call(app.sign_out)
+        gone = driver.wait_until(lambda: True if app.widget_user() is None else None, timeout)
+        if gone:
+            timeline.record("widget.signed_out", "widget signed out (gc_token removed)")
+        step("signed out", gone, "the widget kept its session after gcSsoLogout()")
+    return results

@@ -1,0 +1,99 @@
+"""Headless mode: the same app, with headless Chromium (Playwright) as its WebView.
+
+Chromium stands in for an Android WebView: the transport object
+``window.GcBridgeAndroid`` exists from the start (like ``addJavascriptInterface``),
+and bridge.js is evaluated once the page has finished loading (``onPageFinished``).
+The profile lives in ``<data dir>/chromium``, so the widget session survives a
+relaunch exactly as in the desktop window. Playwright's sync API is single-threaded:
+the app thread *is* this thread, and waiting pumps Playwright's event loop.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+__all__ = ["run_headless", "PlaywrightHost"]
+
+T = TypeVar("T")
+
+# addJavascriptInterface stand-in: one method taking the string, as on Android.
+_ANDROID_SHIM = """
+window.GcBridgeAndroid = { postMessage: function (s) { window.__gcbridgeNative(String(s)); } };
+"""
+
+
+class PlaywrightHost:
+    """A :class:`~gcbridge.demo.app.WebViewHost` and :class:`~gcbridge.demo.flow.FlowDriver`."""
+
+    def __init__(self, page: Any) -> None:
+        self.page = page
+        self.inbox: list[str] = []
+        self.on_message: Callable[[str], None] = lambda raw: None
+
+    def receive(self, raw: str) -> None:
+        """The transport's native end: queue the string for the app thread."""
+        self.inbox.append(str(raw))
+
+    def evaluate_js(self, script: str) -> Any:
+        """Evaluate like ``evaluateJavascript``: a global (indirect) eval of the script text."""
+        return self.page.evaluate("source => (0, eval)(source)", script)
+
+    def pump(self, ms: int = 50) -> None:
+        """Let Playwright deliver events, then hand queued bridge messages to the app."""
+        self.page.wait_for_timeout(ms)
+        while self.inbox:
+            self.on_message(self.inbox.pop(0))
+
+    def call(self, fn: Callable[[], T]) -> T:
+        """The app thread is this thread."""
+        return fn()
+
+    def wait_until(self, check: Callable[[], T | None], timeout: float) -> T | None:
+        """Poll ``check`` while pumping Playwright."""
+        deadline = time.monotonic() + timeout
+        while True:
+            self.pump()
+            found = check()
+            if found is not None or time.monotonic() > deadline:
+                return found
+
+
+def run_headless(
+    widget_url: str,
+    profile_dir: Path,
+    make_app: Callable[[PlaywrightHost], Any],
+    run: Callable[[Any, PlaywrightHost], int],
+    *,
+    screenshot: str | None = None,
+) -> int:
+    """Open the widget in headless Chromium, wire the app, then hand over to ``run``."""
+    from playwright.sync_api import sync_playwright
+
+    from gcbridge.browser import find_chromium
+
+    executable = find_chromium()
+    args = ["--no-sandbox"] if hasattr(os, "geteuid") and os.geteuid() == 0 else []
+    with sync_playwright() as pw:
+        context = pw.chromium.launch_persistent_context(
+            str(profile_dir), executable_path=executable, headless=True, args=args,
+            viewport={"width": 900, "height": 800},
+        )
+        try:
+            page = context.pages[0] if context.pages else context.new_page()
+            host = PlaywrightHost(page)
+            page.expose_function("__gcbridgeNative", host.receive)
+            page.add_init_script(_ANDROID_SHIM)
+            app = make_app(host)
+            host.on_message = app.on_bridge_message
+            page.goto(widget_url, wait_until="load")
+            app.page_finished()
+            code = run(app, host)
+            if screenshot:
+                page.screenshot(path=screenshot)
+            return code
+        finally:
+            context.close()

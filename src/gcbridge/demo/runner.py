@@ -1,0 +1,161 @@
+"""``gcbridge demo`` end to end: pick the mode, start the stack, run the app and the flow."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TextIO
+
+from gcbridge.demo.errors import DemoError
+from gcbridge.demo.flow import StepResult, flow_summary, run_flow
+from gcbridge.demo.stack import DEFAULT_PORT, DemoStack
+from gcbridge.demo.timeline import Timeline, format_event
+
+__all__ = ["DemoOptions", "run_demo", "choose_mode", "FLOW_STEPS"]
+
+FLOW_STEPS = 6
+
+
+@dataclass(frozen=True)
+class DemoOptions:
+    """What ``gcbridge demo`` was asked to do."""
+
+    data_dir: Path = Path(".gcbridge/demo")
+    port: int = DEFAULT_PORT
+    headless: bool = False
+    exit_after_flow: bool = False
+    screenshot: str | None = None
+    stay_signed_in: bool = False
+    username: str = "alice"
+    comment_text: str = "Hello from the gc-bridge demo"
+    step_timeout: float = 20.0
+
+
+def choose_mode(headless: bool, environ: Mapping[str, str] | None = None) -> str:
+    """``"headless"`` when asked or when there is no display at all, else ``"desktop"``."""
+    env = os.environ if environ is None else environ
+    if headless or not (env.get("DISPLAY") or env.get("WAYLAND_DISPLAY")):
+        return "headless"
+    return "desktop"
+
+
+def run_demo(options: DemoOptions, *, out: TextIO | None = None) -> int:
+    """Run the demo; returns the exit code (0: flow complete, or served until Ctrl-C)."""
+    stream = out or sys.stdout
+    mode = choose_mode(options.headless)
+    if mode == "desktop":
+        from gcbridge.demo.desktop import probe_gui
+
+        probe_gui()  # before any server starts: a dead display must fail fast and cleanly
+
+    from gcbridge.bridge import script
+
+    bridge = script()
+    timeline = Timeline()
+    timeline.subscribe(lambda e: print(format_event(e), file=stream, flush=True))
+    timeline.record("demo.start", f"gcbridge demo ({mode} mode), data in {options.data_dir}")
+    options.data_dir.mkdir(parents=True, exist_ok=True)
+
+    with DemoStack(options.data_dir, timeline, port=options.port) as stack:
+        comments_api = _comments_api(stack)
+
+        def make_app(host: Any) -> Any:
+            from gcbridge.demo.app import DemoApp
+
+            return DemoApp(
+                host,
+                timeline,
+                backend_url=stack.backend_url,
+                emulator_url=stack.emulator_url,
+                bridge_source=bridge.text,
+                bridge_version=bridge.version,
+            )
+
+        def flow(app: Any, driver: Any) -> list[StepResult]:
+            results = run_flow(
+                app,
+                driver,
+                timeline,
+                comments_api=comments_api,
+                username=options.username,
+                comment_text=options.comment_text,
+                sign_out=not options.stay_signed_in,
+                timeout=options.step_timeout,
+            )
+            expected = FLOW_STEPS - (1 if options.stay_signed_in else 0)
+            ok = len(results) == expected and all(r.ok for r in results)
+            timeline.record("flow.done" if ok else "flow.failed", flow_summary(results, expected))
+            return results if ok else []
+
+        if mode == "headless":
+            return _headless(options, stack, timeline, make_app, flow, stream)
+        return _desktop(options, stack, timeline, make_app, flow, stream)
+
+
+def _comments_api(stack: DemoStack) -> Callable[[], list[dict[str, Any]]]:
+    import httpx
+
+    def comments() -> list[dict[str, Any]]:
+        answer = httpx.get(
+            f"{stack.emulator_url}/api/pub/comments",
+            params={"website_id": stack.site.shortname, "uid": stack.article.uid},
+            timeout=10,
+        )
+        listed: list[dict[str, Any]] = answer.json().get("comments", []) if answer.status_code == 200 else []
+        return listed
+
+    return comments
+
+
+def _headless(options: DemoOptions, stack: DemoStack, timeline: Timeline, make_app: Any, flow: Any, out: TextIO) -> int:
+    from gcbridge.demo.headless import PlaywrightHost, run_headless
+
+    def run(app: Any, host: PlaywrightHost) -> int:
+        ok = bool(flow(app, host))
+        if options.exit_after_flow:
+            return 0 if ok else 1
+        print(
+            f"\nThe demo keeps running: widget {stack.widget_url}\n"
+            f"emulator {stack.emulator_url}, backend {stack.backend_url}. Ctrl-C to stop.",
+            file=out,
+            flush=True,
+        )
+        try:
+            while True:
+                host.pump(250)
+        except KeyboardInterrupt:
+            return 0
+
+    code = run_headless(
+        stack.widget_url, options.data_dir / "chromium", make_app, run, screenshot=options.screenshot
+    )
+    if options.exit_after_flow and code != 0:
+        raise DemoError("the scripted flow did not complete (see the timeline above)", reason="flow_failed")
+    return code
+
+
+def _desktop(options: DemoOptions, stack: DemoStack, timeline: Timeline, make_app: Any, flow: Any, out: TextIO) -> int:
+    from gcbridge.demo.backend import DEMO_USERS
+    from gcbridge.demo.desktop import run_desktop
+
+    def run(app: Any, driver: Any, screenshot: Callable[[str], None], close: Callable[[], None]) -> int:
+        if not options.exit_after_flow:
+            if options.screenshot:
+                timeline.wait_for("bridge.installed", options.step_timeout)
+                screenshot(options.screenshot)
+            return 0  # the window stays; the user drives the app
+        ok = bool(flow(app, driver))
+        if options.screenshot:
+            screenshot(options.screenshot)
+        close()
+        return 0 if ok else 1
+
+    code = run_desktop(
+        stack.widget_url, options.data_dir, timeline, make_app, run, users=list(DEMO_USERS)
+    )
+    if options.exit_after_flow and code != 0:
+        raise DemoError("the scripted flow did not complete (see the timeline above)", reason="flow_failed")
+    return code

@@ -1,0 +1,176 @@
+"""The demo's servers on loopback: the emulator and the sample customer backend.
+
+:class:`DemoStack` starts both, points the site's webhook at the backend's receiver
+through the real setup route (spec 4.2, ``Authorization: Bearer <account token>``),
+and asks thread-load (spec 4.1) for the widget URL, to which it appends
+``&api_public_key`` (spec 5.1 step 1). Both modes of the demo run on one stack.
+"""
+
+from __future__ import annotations
+
+import errno
+import socket
+from dataclasses import dataclass, replace
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+from urllib.parse import urlencode
+
+from gcbridge.demo.backend import ReceiverState, create_backend_app
+from gcbridge.demo.errors import DemoError
+from gcbridge.demo.timeline import Timeline
+
+__all__ = ["DemoStack", "Article", "ARTICLE", "DEFAULT_PORT"]
+
+DEFAULT_PORT = 8470
+WEBHOOK_EVENTS = ["comment.created", "comment.updated", "comment.approved", "comment.deleted"]
+
+
+@dataclass(frozen=True)
+class Article:
+    """The app's content the comment thread belongs to (thread-load parameters)."""
+
+    uid: str
+    url: str
+    page_title: str
+
+
+ARTICLE = Article(
+    uid="article-42",
+    url="https://news.example.com/articles/42",
+    page_title="Native apps, hosted comments",
+)
+
+
+def _check_port_free(host: str, port: int) -> None:
+    # uvicorn would fail in its thread with a bare OSError; say it in one line instead
+    if port == 0:
+        return
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        try:
+            probe.bind((host, port))
+        except OSError as exc:
+            if exc.errno in (errno.EADDRINUSE, errno.EACCES):
+                raise DemoError(
+                    f"port {port} on {host} is in use; pick another with --port",
+                    reason="port_in_use",
+                ) from None
+            raise
+
+
+class DemoStack:
+    """Emulator + customer backend, configured for the demo; a context manager."""
+
+    def __init__(
+        self,
+        data_dir: Path,
+        timeline: Timeline,
+        *,
+        port: int = DEFAULT_PORT,
+        host: str = "127.0.0.1",
+        article: Article = ARTICLE,
+    ) -> None:
+        self.data_dir = data_dir
+        self.timeline = timeline
+        self.port = port
+        self.host = host
+        self.article = article
+        self.receiver = ReceiverState()
+        self._servers: list[Any] = []
+        self.emulator_url = ""
+        self.backend_url = ""
+        self.widget_url = ""
+        self.site: Any = None
+
+    def start(self) -> DemoStack:
+        """Start both servers, configure the webhook, resolve the widget URL."""
+        import httpx
+
+        from gcbridge.emulator.app import create_app
+        from gcbridge.emulator.settings import Settings
+        from gcbridge.serving import BackgroundServer
+
+        _check_port_free(self.host, self.port)
+        # the emulator's site (with its generated credentials) lives in the data dir,
+        # so that a relaunch serves the same site and the widget session stays valid
+        settings = Settings.from_options(
+            host=self.host,
+            port=self.port or 1,
+            data_dir=self.data_dir / "emulator",
+            allow_private_receivers=True,  # the receiver is on loopback, over http
+        )
+        emulator = BackgroundServer(
+            lambda bound: create_app(replace(settings, port=bound)), host=self.host, port=self.port
+        )
+        self._servers.append(emulator.start())
+        self.emulator_url = emulator.url
+        self.site = next(iter(settings.sites))
+        self.timeline.record("emulator.ready", f"emulator ready on {self.emulator_url}")
+
+        backend = BackgroundServer(
+            lambda _port: create_backend_app(self.site.sso_secret, self.timeline, self.receiver),
+            host=self.host,
+        )
+        self._servers.append(backend.start())
+        self.backend_url = backend.url
+        self.timeline.record("backend.ready", f"customer backend ready on {self.backend_url}")
+
+        with httpx.Client(base_url=self.emulator_url, timeout=10) as client:
+            receiver_url = f"{self.backend_url}/webhooks/gc"
+            answer = client.post(
+                f"/webhook/website/{self.site.website_id}/setup",
+                json={"url": receiver_url, "events": WEBHOOK_EVENTS},
+                headers={"Authorization": f"Bearer {self.site.account_token}"},
+            )
+            config = _json_or_fail(answer, "webhook setup")
+            with self.receiver.lock:
+                self.receiver.secrets[:] = [config["secret"]]
+            self.timeline.record(
+                "webhook.configured",
+                f"webhook -> {receiver_url} for {', '.join(config.get('events', WEBHOOK_EVENTS))}",
+            )
+            loaded = _json_or_fail(
+                client.get(
+                    "/api/pub/thread-load/",
+                    params={
+                        "service_id": self.site.shortname,
+                        "url": self.article.url,
+                        "uid": self.article.uid,
+                        "page_title": self.article.page_title,
+                        "inapp": "true",
+                        "redirect": "true",
+                    },
+                ),
+                "thread-load",
+            )
+        self.widget_url = f"{loaded['gc_url']}&{urlencode({'api_public_key': self.site.sso_public_key})}"
+        self.timeline.record("thread.loaded", f"thread-load -> gc_url (+ api_public_key) {self.widget_url}")
+        return self
+
+    def stop(self) -> None:
+        """Stop both servers (backend first, so no delivery is left half-answered)."""
+        while self._servers:
+            self._servers.pop().stop()
+
+    def __enter__(self) -> DemoStack:
+        try:
+            return self.start()
+        except BaseException:
+            self.stop()
+            raise
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.stop()
+
+
+def _json_or_fail(response: Any, what: str) -> dict[str, Any]:
+    # the service may answer 200 with a gcCode in the body (spec 5.2): check the body too
+    try:
+        body = response.json()
+    except ValueError:
+        body = None
+    if response.status_code >= 400 or not isinstance(body, dict) or "gcCode" in body:
+        raise DemoError(f"{what} failed: HTTP {response.status_code} {response.text[:200]}")
+    return body
