@@ -1,8 +1,49 @@
-"""Placeholder sub-command; replaced by its owner."""
+"""``gcbridge bridge``: print bridge.js, its version or its sha256.
+
+Apps copy and pin the script with it::
+
+    gcbridge bridge --print > App/Resources/gc-bridge.js
+    gcbridge bridge --sha256            # the pin to check at load time
+"""
+
+from __future__ import annotations
 
 import argparse
+import sys
+
+__all__ = ["register"]
 
 
 def register(parser: argparse.ArgumentParser) -> None:
-    """Register the sub-command's arguments."""
-    parser.set_defaults(func=None)
+    """Add ``--print`` / ``--version`` / ``--sha256`` / ``--path`` (one at most)."""
+    what = parser.add_mutually_exclusive_group()
+    what.add_argument("--print", dest="show", action="store_const", const="print",
+                      help="write the script itself to stdout, byte for byte (copy it into an app)")
+    what.add_argument("--version", dest="show", action="store_const", const="version",
+                      help="print the script's version (semver, from `var VERSION`)")
+    what.add_argument("--sha256", dest="show", action="store_const", const="sha256",
+                      help="print the sha256 of the script's bytes (64 hex), to pin a copy")
+    what.add_argument("--path", dest="show", action="store_const", const="path",
+                      help="print where the shipped script lives")
+    parser.set_defaults(func=run, show=None)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print what was asked; without a flag, one summary line."""
+    from gcbridge.bridge import bridge_path, script
+
+    bridge = script()
+    if args.show == "print":
+        # Bytes, not text: the output must hash to --sha256 on every platform.
+        sys.stdout.flush()
+        sys.stdout.buffer.write(bridge.text.encode("utf-8"))
+        sys.stdout.flush()
+    elif args.show == "version":
+        print(bridge.version)
+    elif args.show == "sha256":
+        print(bridge.sha256)
+    elif args.show == "path":
+        print(bridge_path())
+    else:
+        print(f"bridge.js {bridge.version} sha256 {bridge.sha256} {bridge_path()}")
+    return 0
