@@ -1,0 +1,50 @@
+"""Errors of :mod:`gcbridge.sso`, one tree with reason codes::
+
+    GcBridgeError
+     +-- SsoError                 a token was refused
+          +-- SsoInvalid          reason: malformed, bad_timestamp, bad_signature,
+          |                               bad_base64, bad_json, bad_user
+          +-- SsoExpired          reason: expired, issued_in_future
+
+Messages never contain the secret nor the token (a token is a credential for
+about five minutes): log them freely.
+"""
+
+from __future__ import annotations
+
+from gcbridge.errors import GcBridgeError
+
+__all__ = ["SsoError", "SsoInvalid", "SsoExpired", "INVALID_REASONS", "EXPIRED_REASONS"]
+
+INVALID_REASONS = frozenset(
+    {"malformed", "bad_timestamp", "bad_signature", "bad_base64", "bad_json", "bad_user"}
+)
+"""Every ``reason`` an :class:`SsoInvalid` can carry."""
+
+EXPIRED_REASONS = frozenset({"expired", "issued_in_future"})
+"""Every ``reason`` an :class:`SsoExpired` can carry."""
+
+
+class SsoError(GcBridgeError):
+    """ssoData was refused; ``reason`` says why."""
+
+    reason = "sso_error"
+
+
+class SsoInvalid(SsoError):
+    """ssoData is not a well-formed token signed with one of the accepted secrets."""
+
+    reason = "malformed"
+
+
+class SsoExpired(SsoError):
+    """ssoData is authentic but outside its validity window."""
+
+    reason = "expired"
+
+    def __init__(self, message: str, *, reason: str, issued_at: int, now: float) -> None:
+        super().__init__(message, reason=reason)
+        self.issued_at = issued_at
+        """Unix seconds the token was issued at (its signed timestamp)."""
+        self.now = now
+        """The verifier's current time, Unix seconds."""

@@ -1,0 +1,85 @@
+"""Check ssoData as the service does: signature, age, then the user inside.
+
+Order matters: the MAC is checked before anything in the message is decoded,
+and the age only once the timestamp is known to be authentic, so an attacker
+learns nothing but "bad_signature" from a forged token.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from pydantic import ValidationError
+
+from gcbridge.clock import SYSTEM_CLOCK, Clock
+from gcbridge.sso.errors import SsoExpired, SsoInvalid
+from gcbridge.sso.format import decode_message, signature_matches, split_token
+from gcbridge.sso.issuer import _secret_bytes
+from gcbridge.sso.policy import DEFAULT_LEEWAY, DEFAULT_MAX_AGE, sso_age_verdict
+from gcbridge.sso.user import SsoUser
+
+__all__ = ["SsoVerifier"]
+
+
+class SsoVerifier:
+    """Verifies ssoData against one secret or several (key rotation: any may match)."""
+
+    def __init__(
+        self,
+        secrets: str | bytes | Sequence[str | bytes],
+        *,
+        max_age: float = DEFAULT_MAX_AGE,
+        leeway: float = DEFAULT_LEEWAY,
+        clock: Clock = SYSTEM_CLOCK,
+    ) -> None:
+        keys = [secrets] if isinstance(secrets, str | bytes) else list(secrets)
+        if not keys:
+            raise ValueError("at least one SSO secret is needed")
+        self._secrets = tuple(_secret_bytes(k) for k in keys)
+        if max_age < 0 or leeway < 0:
+            raise ValueError("max_age and leeway must not be negative")
+        self.max_age = max_age
+        self.leeway = leeway
+        self._clock = clock
+
+    def __repr__(self) -> str:
+        return (
+            f"SsoVerifier(secrets=<{len(self._secrets)} hidden>, "
+            f"max_age={self.max_age!r}, leeway={self.leeway!r})"
+        )
+
+    def verify(self, sso_data: str, now: float | None = None) -> SsoUser:
+        """The user inside authentic, fresh ssoData; raises ``SsoInvalid`` or ``SsoExpired``."""
+        parts = split_token(sso_data)
+        # Try every key even after a match would be found: the loop is tiny and
+        # its duration then depends only on how many secrets are configured.
+        matched = False
+        for secret in self._secrets:
+            matched |= signature_matches(secret, parts.message, parts.timestamp, parts.signature)
+        if not matched:
+            raise SsoInvalid(
+                "the signature does not match any accepted secret", reason="bad_signature"
+            )
+
+        current = self._clock.now() if now is None else float(now)
+        verdict = sso_age_verdict(parts.timestamp, current, self.max_age, self.leeway)
+        if verdict != "ok":
+            what = "expired" if verdict == "expired" else "was issued in the future"
+            raise SsoExpired(
+                f"ssoData {what} (issued {parts.timestamp}, now {int(current)}, "
+                f"max age {self.max_age}s, leeway {self.leeway}s)",
+                reason=verdict,
+                issued_at=parts.timestamp,
+                now=current,
+            )
+
+        claims = decode_message(parts.message)
+        try:
+            return SsoUser.model_validate(claims)
+        except ValidationError as exc:
+            fields = sorted(
+                {".".join(str(p) for p in err["loc"]) or "user" for err in exc.errors()}
+            )
+            raise SsoInvalid(
+                f"the user in ssoData is invalid: {', '.join(fields)}", reason="bad_user"
+            ) from None
