@@ -1,0 +1,148 @@
+"""Where ssoData must never show up (spec 5.1 point 4), checked after every scenario.
+
+ssoData is a bearer credential for about five minutes. It may travel in one
+place only: the JSON body of ``POST /api/pub/sso/login`` on the widget's own
+origin. :class:`SsoLeakChecker` watches a browser context while a scenario runs
+(every request URL, Referer and body, every navigation, console messages) and,
+at the end, reads what the browser kept: the navigation history of each page
+(through the DevTools protocol, so pushState entries count), ``location``,
+``history.state``, ``document.referrer``, ``document.cookie``, localStorage and
+sessionStorage of the page and of every origin in the context's storage state.
+
+Each ssoData is searched in the forms a leak would take: as is, URL-encoded
+(``%20`` and ``+``), and by its signature and message parts alone, so a partial
+or re-encoded copy is found too.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import quote, quote_plus, urlsplit
+
+__all__ = ["SsoLeakChecker", "SsoLeak", "needles_for"]
+
+LOGIN_PATH = "/api/pub/sso/login"
+
+# Reads storage through the prototype's getters so that a page (or a scenario)
+# that shadows window.localStorage cannot hide what is stored.
+_PAGE_STATE_JS = """() => {
+  const read = (name) => {
+    try {
+      const getter = Object.getOwnPropertyDescriptor(Window.prototype, name).get;
+      const store = getter.call(window);
+      const out = {};
+      for (let i = 0; i < store.length; i++) { const k = store.key(i); out[k] = store.getItem(k); }
+      return out;
+    } catch (e) { return {}; }
+  };
+  let state = null;
+  try { state = JSON.stringify(history.state); } catch (e) { state = String(history.state); }
+  return {
+    href: location.href, referrer: document.referrer, cookie: document.cookie,
+    historyState: state, localStorage: read('localStorage'), sessionStorage: read('sessionStorage'),
+  };
+}"""
+
+
+@dataclass(frozen=True)
+class SsoLeak:
+    """One place where (part of) an ssoData was found."""
+
+    where: str
+    excerpt: str
+
+    def __str__(self) -> str:
+        return f"{self.where}: {self.excerpt}"
+
+
+def needles_for(sso_data: str) -> set[str]:
+    """The strings whose presence means this ssoData leaked (whole, encoded, or its parts)."""
+    needles = {sso_data, quote(sso_data, safe=""), quote_plus(sso_data)}
+    parts = sso_data.split(" ")
+    for part in parts:
+        # Short parts (a timestamp) would match innocent text; signatures and
+        # base64 payloads are long and random enough to be unmistakable.
+        if len(part) >= 16:
+            needles |= {part, quote(part, safe=""), quote_plus(part)}
+    return {n for n in needles if n}
+
+
+@dataclass
+class SsoLeakChecker:
+    """Collects what a browser context sends and keeps; :meth:`check` lists leaks of ssoData."""
+
+    login_origin: str
+    sso_data: list[str] = field(default_factory=list)
+    _seen: list[tuple[str, str]] = field(default_factory=list)
+
+    def watch(self, context: Any) -> None:
+        """Start recording requests of ``context`` and navigations and console output of its pages."""
+        context.on("request", self._on_request)
+        context.on("page", self.watch_page)
+        for page in context.pages:
+            self.watch_page(page)
+
+    def watch_page(self, page: Any) -> None:
+        """Record navigations and console output of one page."""
+        page.on("framenavigated", lambda frame: self._seen.append(("navigation URL", frame.url)))
+        page.on("console", lambda msg: self._seen.append((f"console.{msg.type}", msg.text)))
+
+    def remember(self, sso_data: str) -> None:
+        """Register an ssoData handed to the page (every one is searched for at the end)."""
+        self.sso_data.append(sso_data)
+
+    def _on_request(self, request: Any) -> None:
+        self._seen.append((f"{request.method} request URL", request.url))
+        headers = request.headers
+        for name in ("referer", "cookie"):
+            if name in headers:
+                self._seen.append((f"{name.title()} header of {request.url}", headers[name]))
+        body = request.post_data
+        if body and not self._login_request(request):
+            self._seen.append((f"body of {request.method} {request.url}", body))
+
+    def _login_request(self, request: Any) -> bool:
+        parts = urlsplit(request.url)
+        return (request.method == "POST" and parts.path == LOGIN_PATH
+                and f"{parts.scheme}://{parts.netloc}" == self.login_origin)
+
+    def snapshot(self, context: Any) -> None:
+        """Read what the browser kept: history, location, storage, cookies of every open page."""
+        for page in context.pages:
+            if page.is_closed():
+                continue
+            state = page.evaluate(_PAGE_STATE_JS)
+            for key, value in state.items():
+                self._seen.append((f"page {key}", json.dumps(value)))
+            try:
+                cdp = context.new_cdp_session(page)
+                history = cdp.send("Page.getNavigationHistory")
+                cdp.detach()
+            except Exception:  # noqa: BLE001 - not Chromium: the page's own view above still counts
+                history = {"entries": []}
+            for entry in history.get("entries", []):
+                self._seen.append(("history entry", f"{entry.get('url', '')} {entry.get('title', '')}"))
+        self._seen.append(("storage state", json.dumps(context.storage_state())))
+
+    def leaks(self) -> list[SsoLeak]:
+        """Every recorded place holding one of the remembered ssoData."""
+        found: list[SsoLeak] = []
+        for sso_data in self.sso_data:
+            needles = needles_for(sso_data)
+            for where, text in self._seen:
+                hit = next((n for n in needles if n in text), None)
+                if hit is not None:
+                    at = text.index(hit)
+                    found.append(SsoLeak(where, text[max(0, at - 40): at + len(hit) + 40]))
+        return found
+
+    def check(self, context: Any | None = None) -> None:
+        """Snapshot ``context`` (if given) and fail with every leak found."""
+        if context is not None:
+            self.snapshot(context)
+        found = self.leaks()
+        if found:
+            lines = "\n  ".join(str(leak) for leak in found[:20])
+            raise AssertionError(f"ssoData leaked outside the body of POST {LOGIN_PATH}:\n  {lines}")

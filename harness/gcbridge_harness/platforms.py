@@ -1,0 +1,126 @@
+"""How each native platform injects bridge.js and receives its messages, emulated in Chromium.
+
+Injection points (App -> Web), each the mechanism of one platform:
+
+============== ======================================= =========================================
+point          platform mechanism                      widget events the bridge can see
+============== ======================================= =========================================
+document-start React Native                            gc-ready, gc-loaded and every later event
+               ``injectedJavaScriptBeforeContentLoaded``
+document-end   iOS ``WKUserScript(.atDocumentEnd)``    gc-ready (the widget posts it from a later
+               (the harness installs at                DOMContentLoaded listener), gc-loaded and
+               DOMContentLoaded)                       every later event
+page-finished  Android ``onPageFinished`` +            never gc-ready; gc-loaded only when the
+               ``evaluateJavascript`` (and pywebview)  comments arrive after the load event; every
+                                                       later event. Apps log in at page finished.
+============== ======================================= =========================================
+
+Transports (Web -> App), installed before any page script because the native
+objects exist from the start of the document on every platform:
+
+- ``react-native``: ``window.ReactNativeWebView.postMessage(string)``; a
+  non-string is delivered as ``String(value)`` (what the native side receives)
+  and reported as a transport violation.
+- ``ios``: ``window.webkit.messageHandlers.gcBridge.postMessage(body)``; a
+  non-string body is a dictionary the app's ``body as? String`` ignores: a violation.
+- ``android``: ``window.GcBridgeAndroid.postMessage(String)`` (a
+  ``@JavascriptInterface``): coerced to a string, a violation if it was not one.
+
+Every platform here injects into the main frame only, as the real defaults do.
+Underneath, the shims call one Playwright binding.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Literal
+
+__all__ = [
+    "INJECTION_POINTS",
+    "PLATFORM_OF",
+    "InjectionPoint",
+    "Platform",
+    "BINDING",
+    "shim_script",
+    "at_document_start",
+    "at_document_end",
+    "at_page_finished",
+    "NO_DOM_STORAGE_SCRIPT",
+]
+
+InjectionPoint = Literal["document-start", "document-end", "page-finished"]
+Platform = Literal["react-native", "ios", "android"]
+
+INJECTION_POINTS: tuple[InjectionPoint, ...] = ("document-start", "document-end", "page-finished")
+PLATFORM_OF: dict[InjectionPoint, Platform] = {
+    "document-start": "react-native",
+    "document-end": "ios",
+    "page-finished": "android",
+}
+
+BINDING = "__gcHarnessNative"
+"""The Playwright binding under every shim: ``(platform, typeof value, String(value))``."""
+
+_SHIM = """(function (platform, binding) {
+  if (window !== window.top) { return; }
+  var native = window[binding];
+  function send(value) {
+    var text;
+    try { text = typeof value === 'string' ? value : String(value); } catch (e) { text = '<unprintable>'; }
+    native(platform, typeof value, text);
+  }
+  if (platform === 'react-native') {
+    window.ReactNativeWebView = { postMessage: function (data) { send(data); } };
+  } else if (platform === 'ios') {
+    var handler = { postMessage: function (body) {
+      var text = body;
+      if (typeof body !== 'string') { try { text = JSON.stringify(body); } catch (e) { text = String(body); } }
+      native(platform, typeof body, text);
+    } };
+    window.webkit = { messageHandlers: { gcBridge: handler } };
+  } else if (platform === 'android') {
+    window.GcBridgeAndroid = { postMessage: function (data) { send(data); } };
+  }
+})(%s, %s);"""
+
+NO_DOM_STORAGE_SCRIPT = """(function () {
+  // DOM storage switched off (WebView setting, or a privacy mode): touching it throws.
+  function denied() { throw new DOMException('DOM storage is disabled', 'SecurityError'); }
+  ['localStorage', 'sessionStorage'].forEach(function (name) {
+    try { Object.defineProperty(window, name, { get: denied, configurable: true }); } catch (e) { /* keep */ }
+  });
+})();"""
+
+
+def shim_script(platform: Platform) -> str:
+    """The init script defining the platform's native message object."""
+    return _SHIM % (json.dumps(platform), json.dumps(BINDING))
+
+
+def at_document_start(source: str) -> str:
+    """``source`` as a document-start user script of the main frame.
+
+    A block (not a function) keeps ``var`` and function declarations global, as a
+    real user script would have them.
+    """
+    return "if (window === window.top) {\n" + source + "\n}"
+
+
+def at_document_end(source: str) -> str:
+    """``source`` run at DOMContentLoaded in the main frame, like ``WKUserScript(.atDocumentEnd)``.
+
+    The listener is registered at document start, so it runs before any
+    DOMContentLoaded listener of the page. The script runs inside a function
+    called with ``this === window`` (an IIFE bridge sees no difference).
+    """
+    return (
+        "if (window === window.top) {\n"
+        "  document.addEventListener('DOMContentLoaded', function () {\n"
+        + source
+        + "\n  }.bind(window), { once: true });\n}"
+    )
+
+
+def at_page_finished(source: str) -> str:
+    """``source`` as ``evaluateJavascript`` runs it: a global script whose value is discarded."""
+    return source + "\n;void 0"

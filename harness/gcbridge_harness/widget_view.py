@@ -1,0 +1,79 @@
+"""Page object of the emulator's widget: what a user sees and does in the WebView.
+
+It relies only on the widget's ``data-testid`` hooks and the ``data-gc-session``
+attribute of ``<html>`` (``signed-in`` / ``signed-out``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["WidgetView"]
+
+
+class WidgetView:
+    """Read and drive the widget page shown in ``page``."""
+
+    def __init__(self, page: Any, *, timeout_ms: float = 10_000) -> None:
+        self.page = page
+        self.timeout_ms = timeout_ms
+
+    def _expect(self, locator: Any) -> Any:
+        from playwright.sync_api import expect
+
+        return expect(locator)
+
+    @property
+    def session(self) -> str:
+        """``signed-in`` or ``signed-out``."""
+        value: str = self.page.locator("html").get_attribute("data-gc-session") or ""
+        return value
+
+    def session_text(self) -> str:
+        """The sign-in line, e.g. ``Signed in as alice (@alice)``."""
+        text: str = self.page.get_by_test_id("session").inner_text()
+        return text
+
+    def expect_signed_in(self, username: str) -> None:
+        """Wait until the widget shows ``username`` signed in."""
+        self._expect(self.page.locator("html")).to_have_attribute(
+            "data-gc-session", "signed-in", timeout=self.timeout_ms)
+        self._expect(self.page.get_by_test_id("session")).to_contain_text(
+            f"(@{username})", timeout=self.timeout_ms)
+
+    def expect_signed_out(self) -> None:
+        """Wait until the widget shows nobody signed in."""
+        self._expect(self.page.locator("html")).to_have_attribute(
+            "data-gc-session", "signed-out", timeout=self.timeout_ms)
+
+    def expect_loaded(self) -> None:
+        """Wait until the thread's comments (or its empty state) are shown."""
+        self._expect(self.page.get_by_test_id("status")).not_to_have_text(
+            "Loading comments…", timeout=self.timeout_ms)
+
+    def write_comment(self, text: str) -> None:
+        """Type a comment and press Post (whatever the widget does next)."""
+        self.page.locator("#gc-compose-text").fill(text)
+        self.page.get_by_test_id("post").click()
+
+    def post_comment(self, text: str) -> Any:
+        """Post a comment and wait until it is listed; returns its list item."""
+        self.write_comment(text)
+        item = self.comment(text)
+        self._expect(item).to_be_visible(timeout=self.timeout_ms)
+        return item
+
+    def comment(self, content: str) -> Any:
+        """The list item of the comment whose text is ``content``."""
+        return self.page.get_by_test_id("comment").filter(
+            has=self.page.get_by_test_id("content").get_by_text(content, exact=True))
+
+    def comment_contents(self) -> list[str]:
+        """Texts of the listed comments, in page order."""
+        texts: list[str] = self.page.get_by_test_id("content").all_inner_texts()
+        return texts
+
+    def accounts_offered(self) -> bool:
+        """Whether the service's own sign-in / register forms are shown."""
+        visible: bool = self.page.get_by_test_id("accounts").is_visible()
+        return visible
