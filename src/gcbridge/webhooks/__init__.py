@@ -1,0 +1,52 @@
+"""Receive the service's signed webhooks safely.
+
+::
+
+    from gcbridge.webhooks import construct_event, WebhookError
+
+    event = construct_event(secret, raw_body, request.headers)   # verified, typed
+    print(event.event_type, event.data.comment.content)
+
+Low level: :func:`sign` and :func:`verify_signature`. The FastAPI dependency is in
+:mod:`gcbridge.webhooks.receiver`, imported only when you ask for it.
+"""
+
+from __future__ import annotations
+
+from gcbridge.webhooks.errors import (
+    WebhookError,
+    WebhookPayloadError,
+    WebhookReplayError,
+    WebhookVerificationError,
+)
+from gcbridge.webhooks.signature import (
+    DEFAULT_TOLERANCE,
+    DELIVERY_ID_HEADER,
+    EVENT_TYPES,
+    FIRST_SENT_AT_HEADER,
+    RETRY_COUNT_HEADER,
+    SIGNATURE_HEADER,
+    TIMESTAMP_HEADER,
+    USER_AGENT,
+    sign,
+    signed_headers,
+    verify_signature,
+)
+
+__all__ = [
+    "sign",
+    "signed_headers",
+    "verify_signature",
+    "WebhookError",
+    "WebhookVerificationError",
+    "WebhookReplayError",
+    "WebhookPayloadError",
+    "SIGNATURE_HEADER",
+    "TIMESTAMP_HEADER",
+    "DELIVERY_ID_HEADER",
+    "RETRY_COUNT_HEADER",
+    "FIRST_SENT_AT_HEADER",
+    "USER_AGENT",
+    "EVENT_TYPES",
+    "DEFAULT_TOLERANCE",
+]

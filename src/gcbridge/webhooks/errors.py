@@ -1,0 +1,64 @@
+"""Errors of :mod:`gcbridge.webhooks`, one tree with reason codes::
+
+    GcBridgeError
+     +-- WebhookError                   a delivery was refused
+          +-- WebhookVerificationError  not authentic or not fresh (answer 401, spec 5.3)
+          |     reason: missing_header, malformed_timestamp, timestamp_too_old,
+          |             timestamp_too_new, malformed_signature, signature_mismatch,
+          |             body_not_bytes
+          +-- WebhookReplayError        authentic, but this exact signature was already
+          |     reason: replayed_signature   accepted under another delivery id
+          +-- WebhookPayloadError       authentic, but the body is not a spec 2.4 event
+                reason: malformed_payload
+
+Messages never contain secrets or signatures.
+"""
+
+from __future__ import annotations
+
+from gcbridge.errors import GcBridgeError
+
+__all__ = [
+    "WebhookError",
+    "WebhookVerificationError",
+    "WebhookReplayError",
+    "WebhookPayloadError",
+    "VERIFICATION_REASONS",
+]
+
+VERIFICATION_REASONS = frozenset(
+    {
+        "missing_header",
+        "malformed_timestamp",
+        "timestamp_too_old",
+        "timestamp_too_new",
+        "malformed_signature",
+        "signature_mismatch",
+        "body_not_bytes",
+    }
+)
+"""Every ``reason`` a :class:`WebhookVerificationError` can carry (contract.md)."""
+
+
+class WebhookError(GcBridgeError):
+    """A webhook delivery was refused; ``reason`` says why."""
+
+    reason = "webhook_error"
+
+
+class WebhookVerificationError(WebhookError):
+    """The delivery is not signed by an accepted secret, or not within the time window."""
+
+    reason = "signature_mismatch"
+
+
+class WebhookReplayError(WebhookError):
+    """A signature already accepted came back with another delivery id: a captured replay."""
+
+    reason = "replayed_signature"
+
+
+class WebhookPayloadError(WebhookError):
+    """The body is authentic but not a valid event of spec 2.4."""
+
+    reason = "malformed_payload"

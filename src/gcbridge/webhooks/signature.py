@@ -1,0 +1,212 @@
+"""Delivery signatures (spec 2.6 and 5.3): sign on the sender, verify on the receiver.
+
+``X-Webhook-Signature`` is the hex HMAC-SHA256, keyed with the webhook secret, of
+``b"<X-Webhook-Timestamp>." + raw body``; the timestamp is epoch milliseconds.
+
+Threat model: the receiver URL is public, so anyone can POST to it, and anyone on
+the path may capture a genuine delivery. Hence:
+
+- the body must be the raw bytes as received: a re-serialized JSON body would
+  not verify, and accepting ``str`` would hide an encoding round-trip, so
+  non-bytes bodies are refused (``body_not_bytes``) rather than encoded;
+- header values are bounded in size and shape before any work is done;
+- the timestamp is signed and must be within ``tolerance`` seconds of now *in
+  both directions*, which bounds how long a captured request can be replayed
+  (:class:`~gcbridge.webhooks.delivery_log.DeliveryLog` closes the rest of the window);
+- the MAC is compared in constant time (itsdangerous ``HMACAlgorithm``, that is
+  :func:`hmac.compare_digest`) against *every* accepted secret, so secret
+  rotation does not reveal which key matched through timing.
+
+``now`` is always float Unix **seconds** (like :meth:`gcbridge.clock.Clock.now`);
+pass ``now=clock.now()`` to use an injected clock.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import time
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from itsdangerous.encoding import want_bytes
+from itsdangerous.signer import HMACAlgorithm
+
+from gcbridge.webhooks.errors import WebhookVerificationError
+
+__all__ = [
+    "SIGNATURE_HEADER",
+    "TIMESTAMP_HEADER",
+    "DELIVERY_ID_HEADER",
+    "RETRY_COUNT_HEADER",
+    "FIRST_SENT_AT_HEADER",
+    "USER_AGENT",
+    "EVENT_TYPES",
+    "DEFAULT_TOLERANCE",
+    "MAX_TIMESTAMP_LENGTH",
+    "sign",
+    "signed_headers",
+    "verify_signature",
+    "header_value",
+    "parse_timestamp",
+    "normalize_secrets",
+]
+
+SIGNATURE_HEADER = "X-Webhook-Signature"
+"""Hex HMAC-SHA256 of ``"<timestamp>." + body`` (spec 2.6)."""
+TIMESTAMP_HEADER = "X-Webhook-Timestamp"
+"""Epoch milliseconds the signature was computed with."""
+DELIVERY_ID_HEADER = "X-Webhook-Delivery-Id"
+"""Unique delivery id, the idempotency key (not signed)."""
+RETRY_COUNT_HEADER = "X-Webhook-Retry-Count"
+"""Attempts already made (0 = first attempt)."""
+FIRST_SENT_AT_HEADER = "X-Webhook-First-Sent-At"
+"""ISO 8601 date of the first attempt."""
+USER_AGENT = "Service-Webhook/1.0"
+"""The User-Agent of every delivery (spec 9)."""
+EVENT_TYPES = ("comment.created", "comment.updated", "comment.approved", "comment.deleted")
+"""The four event kinds of spec 6.1 (there is no comment.refused)."""
+
+DEFAULT_TOLERANCE = 300
+"""Allowed distance between the signed timestamp and now, seconds, either way (spec 8)."""
+MAX_TIMESTAMP_LENGTH = 20
+"""Longest timestamp header accepted (epoch ms has 13 digits until the year 2286)."""
+
+_ALGORITHM = HMACAlgorithm(hashlib.sha256)
+_TIMESTAMP = re.compile(rf"[0-9]{{1,{MAX_TIMESTAMP_LENGTH}}}")
+_SIGNATURE = re.compile(r"[0-9a-fA-F]{64}")
+
+
+def normalize_secrets(secrets: str | bytes | Sequence[str | bytes]) -> tuple[bytes, ...]:
+    """One secret or several (rotation) as a tuple of non-empty byte strings."""
+    items = [secrets] if isinstance(secrets, str | bytes) else list(secrets)
+    keys = tuple(want_bytes(s) for s in items if isinstance(s, str | bytes))
+    if not keys or len(keys) != len(items) or not all(keys):
+        raise ValueError("webhook secrets must be one or more non-empty str or bytes")
+    return keys
+
+
+def _signing_input(timestamp_ms: int, body: bytes) -> bytes:
+    return str(timestamp_ms).encode("ascii") + b"." + body
+
+
+def sign(secret: str | bytes, timestamp_ms: int, body: bytes) -> str:
+    """The ``X-Webhook-Signature`` value: 64 lowercase hex characters."""
+    if not isinstance(body, bytes | bytearray | memoryview):
+        raise TypeError("sign() needs the raw body as bytes")
+    if isinstance(timestamp_ms, bool) or not isinstance(timestamp_ms, int) or timestamp_ms < 0:
+        raise TypeError("timestamp_ms must be a non-negative int (epoch milliseconds)")
+    (key,) = normalize_secrets(secret)
+    return _ALGORITHM.get_signature(key, _signing_input(timestamp_ms, bytes(body))).hex()
+
+
+def signed_headers(secret: str | bytes, timestamp_ms: int, body: bytes) -> dict[str, str]:
+    """The two headers a receiver checks, for tests and ``gcbridge webhooks sign``."""
+    return {
+        TIMESTAMP_HEADER: str(timestamp_ms),
+        SIGNATURE_HEADER: sign(secret, timestamp_ms, body),
+    }
+
+
+def header_value(headers: Mapping[Any, Any], name: str) -> str | None:
+    """Case-insensitive lookup in any mapping (dict, starlette/httpx Headers, bytes keys).
+
+    A header sent twice with different values is ambiguous and returned as ``""``
+    (treated as malformed by the caller) rather than picking one.
+    """
+    wanted = name.lower()
+    found: str | None = None
+    items = headers.multi_items() if hasattr(headers, "multi_items") else headers.items()
+    for key, value in items:
+        if isinstance(key, bytes):
+            key = key.decode("latin-1")
+        if not isinstance(key, str) or key.lower() != wanted:
+            continue
+        if isinstance(value, bytes):
+            value = value.decode("latin-1")
+        if not isinstance(value, str):
+            return ""
+        value = value.strip()
+        if found is not None and found != value:
+            return ""
+        found = value
+    return found
+
+
+def parse_timestamp(value: str) -> int:
+    """The epoch-ms timestamp header as an int; raises ``malformed_timestamp``."""
+    if not _TIMESTAMP.fullmatch(value):
+        raise WebhookVerificationError(
+            f"{TIMESTAMP_HEADER} must be epoch milliseconds in decimal digits "
+            f"(at most {MAX_TIMESTAMP_LENGTH})",
+            reason="malformed_timestamp",
+        )
+    return int(value)
+
+
+def verify_signature(
+    secrets: str | bytes | Sequence[str | bytes],
+    body: bytes,
+    headers: Mapping[Any, Any],
+    *,
+    tolerance: float = DEFAULT_TOLERANCE,
+    now: float | None = None,
+) -> None:
+    """Check a delivery as spec 5.3 says; raises ``WebhookVerificationError`` with a reason.
+
+    ``now`` is Unix seconds (default: the system clock); ``tolerance`` is seconds,
+    applied both ways, bounds inclusive.
+    """
+    keys = normalize_secrets(secrets)
+    if not isinstance(body, bytes | bytearray | memoryview):
+        hint = (
+            "it is a str: pass the raw request bytes, not decoded text"
+            if isinstance(body, str)
+            else "pass the raw request bytes (e.g. `await request.body()`), before any JSON parsing"
+        )
+        raise WebhookVerificationError(
+            f"the body must be the raw bytes as received, not {type(body).__name__}; {hint}",
+            reason="body_not_bytes",
+        )
+    raw_timestamp = header_value(headers, TIMESTAMP_HEADER)
+    raw_signature = header_value(headers, SIGNATURE_HEADER)
+    missing = [
+        n
+        for n, v in ((TIMESTAMP_HEADER, raw_timestamp), (SIGNATURE_HEADER, raw_signature))
+        if v is None
+    ]
+    if missing:
+        raise WebhookVerificationError(
+            f"missing header {' and '.join(missing)}", reason="missing_header"
+        )
+    assert raw_timestamp is not None and raw_signature is not None  # for mypy
+    timestamp_ms = parse_timestamp(raw_timestamp)
+    if not _SIGNATURE.fullmatch(raw_signature):
+        raise WebhookVerificationError(
+            f"{SIGNATURE_HEADER} must be exactly 64 hex characters", reason="malformed_signature"
+        )
+
+    current_ms = (time.time() if now is None else float(now)) * 1000.0
+    tolerance_ms = float(tolerance) * 1000.0
+    if timestamp_ms < current_ms - tolerance_ms:
+        raise WebhookVerificationError(
+            f"{TIMESTAMP_HEADER} is more than {tolerance:g}s in the past",
+            reason="timestamp_too_old",
+        )
+    if timestamp_ms > current_ms + tolerance_ms:
+        raise WebhookVerificationError(
+            f"{TIMESTAMP_HEADER} is more than {tolerance:g}s in the future",
+            reason="timestamp_too_new",
+        )
+
+    expected = bytes.fromhex(raw_signature)  # shape checked: 32 bytes, cannot fail
+    message = _signing_input(timestamp_ms, bytes(body))
+    matched = False
+    for key in keys:  # no early exit: timing does not tell which secret matched
+        matched |= _ALGORITHM.verify_signature(key, message, expected)
+    if not matched:
+        raise WebhookVerificationError(
+            "the signature does not match any accepted secret "
+            "(it covers '<timestamp>.' + the raw body, not a re-serialized body)",
+            reason="signature_mismatch",
+        )

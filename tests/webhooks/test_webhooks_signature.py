@@ -1,0 +1,231 @@
+"""sign / verify_signature: vectors, every reason, both window edges, rotation, headers."""
+
+import base64
+import json
+from pathlib import Path
+
+import httpx
+import pytest
+from starlette.datastructures import Headers
+
+from gcbridge.clock import ManualClock
+from gcbridge.errors import GcBridgeError
+from gcbridge.webhooks import (
+    SIGNATURE_HEADER,
+    TIMESTAMP_HEADER,
+    WebhookError,
+    WebhookVerificationError,
+    sign,
+    signed_headers,
+    verify_signature,
+)
+from gcbridge.webhooks.errors import VERIFICATION_REASONS
+
+VECTORS = json.loads(
+    (Path(__file__).parents[1] / "vectors" / "webhook_signature.json").read_text("utf-8")
+)
+SECRET = "whsec_test_secret"
+TS = 1_700_000_000_000
+BODY = b'{"event_type":"comment.created"}'
+
+
+def reason(body=BODY, headers=None, secrets=SECRET, now=TS / 1000, **kw):
+    with pytest.raises(WebhookVerificationError) as info:
+        verify_signature(
+            secrets,
+            body,
+            signed_headers(SECRET, TS, BODY) if headers is None else headers,
+            now=now,
+            **kw,
+        )
+    assert isinstance(info.value, WebhookError) and isinstance(info.value, GcBridgeError)
+    assert info.value.reason in VERIFICATION_REASONS
+    return info.value.reason
+
+
+@pytest.mark.parametrize("case", VECTORS["sign"], ids=lambda c: c["name"])
+def test_sign_vector(case):
+    body = base64.b64decode(case["body_b64"])
+    assert sign(case["secret"], case["timestamp_ms"], body) == case["signature"]
+
+
+@pytest.mark.parametrize("case", VECTORS["verify"]["cases"], ids=lambda c: c["name"])
+def test_verify_vector(case):
+    body = base64.b64decode(VECTORS["verify"]["body_b64"])
+    secret = VECTORS["verify"]["secret"]
+    if case["reason"] is None:
+        verify_signature(
+            secret, body, case["headers"], tolerance=VECTORS["tolerance"], now=case["now"]
+        )
+    else:
+        with pytest.raises(WebhookVerificationError) as info:
+            verify_signature(
+                secret, body, case["headers"], tolerance=VECTORS["tolerance"], now=case["now"]
+            )
+        assert info.value.reason == case["reason"]
+
+
+def test_signature_is_64_lowercase_hex():
+    value = sign(SECRET, TS, BODY)
+    assert len(value) == 64 and value == value.lower() and int(value, 16) >= 0
+
+
+def test_uppercase_hex_signature_is_the_same_signature():
+    headers = signed_headers(SECRET, TS, BODY)
+    headers[SIGNATURE_HEADER] = headers[SIGNATURE_HEADER].upper()
+    verify_signature(SECRET, BODY, headers, now=TS / 1000)
+
+
+@pytest.mark.parametrize(
+    ("offset", "expected"),
+    [
+        (-300.0, None),
+        (300.0, None),
+        (300.001, "timestamp_too_old"),
+        (-300.001, "timestamp_too_new"),
+        (86_400, "timestamp_too_old"),
+        (-86_400, "timestamp_too_new"),
+    ],
+)
+def test_window_both_directions_with_injected_clock(offset, expected):
+    clock = ManualClock(start=TS / 1000)
+    clock.set(TS / 1000 + offset)
+    if expected is None:
+        verify_signature(SECRET, BODY, signed_headers(SECRET, TS, BODY), now=clock.now())
+    else:
+        assert reason(now=clock.now()) == expected
+
+
+def test_custom_tolerance():
+    assert reason(now=TS / 1000 + 11, tolerance=10) == "timestamp_too_old"
+    verify_signature(
+        SECRET, BODY, signed_headers(SECRET, TS, BODY), now=TS / 1000 + 10, tolerance=10
+    )
+
+
+def test_timestamp_checked_before_signature():
+    headers = signed_headers(SECRET, TS, BODY)
+    headers[SIGNATURE_HEADER] = "0" * 64
+    assert reason(headers=headers, now=TS / 1000 + 1000) == "timestamp_too_old"
+
+
+def test_default_now_is_the_system_clock():
+    import time
+
+    ts = int(time.time() * 1000)
+    verify_signature(SECRET, BODY, signed_headers(SECRET, ts, BODY))
+    with pytest.raises(WebhookVerificationError):
+        verify_signature(SECRET, BODY, signed_headers(SECRET, TS, BODY))
+
+
+def test_rotation_accepts_any_listed_secret():
+    for current in ("old", "new"):
+        verify_signature(["new", "old"], BODY, signed_headers(current, TS, BODY), now=TS / 1000)
+    assert (
+        reason(headers=signed_headers("gone", TS, BODY), secrets=["new", "old"])
+        == "signature_mismatch"
+    )
+
+
+@pytest.mark.parametrize("secrets", ["", [], [""], [None], b""])
+def test_no_usable_secret_is_a_programming_error(secrets):
+    with pytest.raises(ValueError):
+        verify_signature(secrets, BODY, signed_headers(SECRET, TS, BODY), now=TS / 1000)
+
+
+def test_modified_body_or_reserialized_json():
+    assert reason(body=BODY + b" ") == "signature_mismatch"
+    reserialized = json.dumps(json.loads(BODY), indent=1).encode()
+    assert reason(body=reserialized) == "signature_mismatch"
+
+
+def test_bytearray_and_memoryview_bodies_are_raw_bytes_too():
+    headers = signed_headers(SECRET, TS, BODY)
+    verify_signature(SECRET, bytearray(BODY), headers, now=TS / 1000)
+    verify_signature(SECRET, memoryview(BODY), headers, now=TS / 1000)
+
+
+@pytest.mark.parametrize("body", [BODY.decode(), json.loads(BODY), None, 3])
+def test_non_bytes_body_is_refused_with_a_hint(body):
+    with pytest.raises(WebhookVerificationError) as info:
+        verify_signature(SECRET, body, signed_headers(SECRET, TS, BODY), now=TS / 1000)
+    assert info.value.reason == "body_not_bytes"
+    assert "raw" in str(info.value)
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {},
+        {TIMESTAMP_HEADER: str(TS)},
+        {SIGNATURE_HEADER: "0" * 64},
+        {"X-Webhook-Timestamps": str(TS), SIGNATURE_HEADER: "0" * 64},
+    ],
+)
+def test_missing_header(headers):
+    assert reason(headers=headers) == "missing_header"
+
+
+@pytest.mark.parametrize(
+    "value",
+    ["", "abc", "-1700000000000", "1.7e12", "1700000000000.0", "0x10", "1" * 21, "١٢٣", "1 2"],
+)
+def test_malformed_timestamp(value):
+    headers = signed_headers(SECRET, TS, BODY)
+    headers[TIMESTAMP_HEADER] = value
+    assert reason(headers=headers) == "malformed_timestamp"
+
+
+@pytest.mark.parametrize(
+    "value",
+    ["", "0" * 63, "0" * 65, "g" * 64, "sha256=" + "0" * 64, "0" * 10_000, "v1," + "0" * 61],
+)
+def test_malformed_signature(value):
+    headers = signed_headers(SECRET, TS, BODY)
+    headers[SIGNATURE_HEADER] = value
+    assert reason(headers=headers) == "malformed_signature"
+
+
+def test_header_lookup_is_case_insensitive_for_every_mapping():
+    good = signed_headers(SECRET, TS, BODY)
+    variants = [
+        {k.lower(): v for k, v in good.items()},
+        {k.upper(): v for k, v in good.items()},
+        Headers(headers={k.lower(): v for k, v in good.items()}),
+        Headers(raw=[(k.lower().encode(), v.encode()) for k, v in good.items()]),
+        httpx.Headers(good),
+        {k.encode(): v.encode() for k, v in good.items()},
+    ]
+    for headers in variants:
+        verify_signature(SECRET, BODY, headers, now=TS / 1000)
+
+
+def test_values_are_stripped_of_surrounding_whitespace():
+    good = signed_headers(SECRET, TS, BODY)
+    verify_signature(SECRET, BODY, {k: f" {v} " for k, v in good.items()}, now=TS / 1000)
+
+
+def test_conflicting_duplicate_headers_are_malformed():
+    good = signed_headers(SECRET, TS, BODY)
+    raw = [(k.lower().encode(), v.encode()) for k, v in good.items()]
+    doubled = Headers(raw=[*raw, (b"x-webhook-signature", b"0" * 64)])
+    assert reason(headers=doubled) == "malformed_signature"
+    same_twice = Headers(raw=[*raw, (b"x-webhook-signature", good[SIGNATURE_HEADER].encode())])
+    verify_signature(SECRET, BODY, same_twice, now=TS / 1000)
+
+
+def test_errors_never_show_the_secret():
+    with pytest.raises(WebhookVerificationError) as info:
+        verify_signature("s3cr3t-value", BODY, signed_headers(SECRET, TS, BODY), now=TS / 1000)
+    assert "s3cr3t-value" not in str(info.value) and "s3cr3t-value" not in repr(info.value)
+
+
+@pytest.mark.parametrize("timestamp", [-1, 1.5, "1", True])
+def test_sign_refuses_bad_timestamps(timestamp):
+    with pytest.raises(TypeError):
+        sign(SECRET, timestamp, BODY)
+
+
+def test_sign_refuses_text_bodies():
+    with pytest.raises(TypeError):
+        sign(SECRET, TS, "text")
