@@ -122,9 +122,11 @@ def _refusal(ip: IP) -> str | None:
         return "multicast_address"
     if isinstance(ip, ipaddress.IPv4Address) and ip in _CGNAT:
         return "shared_address"
+    if ip.is_reserved:
+        return "reserved_address"
     if ip.is_private:
         return "private_address"
-    if ip.is_reserved or not ip.is_global:
+    if not ip.is_global:  # documentation, benchmarking and other special-purpose ranges
         return "reserved_address"
     return None
 

@@ -1,0 +1,169 @@
+"""The retry policy: classification, Retry-After parsing and the schedule (spec 7, 8)."""
+
+from __future__ import annotations
+
+from email.utils import format_datetime
+from datetime import UTC, datetime
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from gcbridge.emulator.schedule import (
+    classify,
+    is_retryable,
+    next_attempt,
+    next_delay,
+    parse_retry_after,
+)
+from gcbridge.emulator.settings import DEFAULT_RETRY_SCHEDULE
+
+NOW = 1_700_000_000.0
+
+
+@pytest.mark.parametrize(
+    ("status", "outcome"),
+    [
+        (200, "succeeded"),
+        (201, "succeeded"),
+        (204, "succeeded"),
+        (299, "succeeded"),
+        (None, "retry"),
+        (429, "retry"),
+        (500, "retry"),
+        (502, "retry"),
+        (503, "retry"),
+        (599, "retry"),
+        (301, "failed"),
+        (302, "failed"),
+        (307, "failed"),
+        (308, "failed"),
+        (400, "failed"),
+        (401, "failed"),
+        (403, "failed"),
+        (404, "failed"),
+        (410, "failed"),
+        (422, "failed"),
+        (100, "failed"),
+        (600, "failed"),
+    ],
+)
+def test_classify(status: int | None, outcome: str) -> None:
+    assert classify(status) == outcome
+    assert is_retryable(status) == (outcome == "retry")
+
+
+def test_default_schedule_is_six_attempts_per_spec() -> None:
+    delays = []
+    made = 0
+    now = NOW
+    while True:
+        made += 1
+        due = next_attempt(DEFAULT_RETRY_SCHEDULE, made, now, 503)
+        if due is None:
+            break
+        delays.append(due - now)
+        now = due
+    assert made == 6
+    assert delays == [60, 300, 900, 3600, 21600]
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ("120", 120.0),
+        ("0", 0.0),
+        (" 7 ", 7.0),
+        ("-5", None),
+        ("1.5", None),
+        ("soon", None),
+        ("", None),
+        ("10s", None),
+        (format_datetime(datetime.fromtimestamp(NOW + 90, tz=UTC), usegmt=True), 90.0),
+        (format_datetime(datetime.fromtimestamp(NOW - 90, tz=UTC), usegmt=True), 0.0),
+        ("Wed, 21 Oct 2015 07:28:00 GMT", 0.0),
+        ("Wed, 99 Oct 2015 07:28:00 GMT", None),
+    ],
+)
+def test_parse_retry_after(value: str, expected: float | None) -> None:
+    assert parse_retry_after(value, NOW) == expected
+
+
+@pytest.mark.parametrize(
+    ("made", "retry_after", "delay"),
+    [
+        (1, None, 60),
+        (1, 30, 60),  # shorter than the next delay: the schedule wins
+        (1, 60, 60),
+        (1, 61, 300),  # rounded up to the next slot
+        (1, 120, 300),
+        (1, 301, 900),
+        (1, 4000, 21600),
+        (1, 10**9, 21600),  # capped at the largest delay
+        (3, 100, 900),
+        (5, 7200, 21600),
+    ],
+)
+def test_retry_after_moves_to_a_schedule_slot(
+    made: int, retry_after: float | None, delay: float
+) -> None:
+    assert next_attempt(DEFAULT_RETRY_SCHEDULE, made, NOW, 503, retry_after) == NOW + delay
+
+
+def test_retry_after_never_adds_attempts() -> None:
+    assert next_attempt(DEFAULT_RETRY_SCHEDULE, 6, NOW, 429, 5) is None
+
+
+def test_no_retry_for_final_outcomes_even_with_retry_after() -> None:
+    assert next_attempt(DEFAULT_RETRY_SCHEDULE, 1, NOW, 200) is None
+    assert next_attempt(DEFAULT_RETRY_SCHEDULE, 1, NOW, 404, 60) is None
+    assert next_attempt(DEFAULT_RETRY_SCHEDULE, 1, NOW, 301) is None
+
+
+schedules = st.lists(st.integers(0, 10**6), min_size=1, max_size=10).map(
+    lambda xs: tuple(float(x) for x in [0, *sorted(xs)])
+)
+statuses = st.one_of(st.none(), st.integers(100, 599))
+retry_afters = st.one_of(st.none(), st.floats(0, 10**7, allow_nan=False))
+
+
+@given(schedules, st.integers(1, 12), statuses, retry_afters)
+def test_next_attempt_properties(
+    schedule: tuple[float, ...], made: int, status: int | None, retry_after: float | None
+) -> None:
+    due = next_attempt(schedule, made, NOW, status, retry_after)
+    if not is_retryable(status) or made >= len(schedule):
+        assert due is None
+        return
+    assert due is not None
+    delay = due - NOW
+    # Always a slot of the schedule, never earlier than the plain schedule says.
+    assert delay in schedule
+    assert delay >= schedule[made]
+    if retry_after is not None:
+        assert delay >= min(retry_after, max(schedule))
+    else:
+        assert delay == schedule[made]
+
+
+@given(schedules, statuses, st.lists(retry_afters, min_size=12, max_size=12))
+def test_total_attempts_never_exceed_the_schedule(
+    schedule: tuple[float, ...], status: int | None, hints: list[float | None]
+) -> None:
+    made, now = 1, NOW
+    while (due := next_attempt(schedule, made, now, status, hints[made - 1])) is not None:
+        assert due >= now
+        made, now = made + 1, due
+    assert made <= len(schedule)
+
+
+@given(schedules, st.integers(0, 12), st.floats(0, 10**7, allow_nan=False))
+def test_next_delay_is_monotonic_in_retry_after(
+    schedule: tuple[float, ...], made: int, ra: float
+) -> None:
+    low = next_delay(schedule, made, ra)
+    high = next_delay(schedule, made, ra + 1000)
+    if low is None:
+        assert high is None
+    else:
+        assert high is not None and high >= low

@@ -1,0 +1,162 @@
+"""Helpers of the webhook tests (a unique module name: tests have no packages).
+
+``Receiver`` is a real HTTP server on loopback that records every delivery and
+answers from a script; signatures are checked here with hashlib/hmac, not with
+gcbridge's own ``sign``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from gcbridge.emulator.testing import EXAMPLE_SITE, RunningEmulator
+from gcbridge.serving import BackgroundServer
+
+
+def hmac_hex(secret: str, timestamp: str, body: bytes) -> str:
+    """Spec 2.6 / 5.3, computed independently of the implementation."""
+    return hmac.new(secret.encode(), timestamp.encode() + b"." + body, hashlib.sha256).hexdigest()
+
+
+def bearer(token: str = EXAMPLE_SITE.account_token) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+@dataclass
+class Reply:
+    """One scripted answer of the receiver."""
+
+    status: int = 204
+    headers: dict[str, str] = field(default_factory=dict)
+    body: bytes = b""
+    delay: float = 0.0
+    before: Callable[[], Any] | None = None  # run (in a thread) before answering
+
+
+@dataclass
+class Delivery:
+    """One request the receiver got."""
+
+    headers: dict[str, str]
+    body: bytes
+    path: str
+
+
+class Receiver:
+    """A webhook receiver on loopback: ``url``, ``deliveries``, ``script``."""
+
+    def __init__(self) -> None:
+        self.deliveries: list[Delivery] = []
+        self.script: list[Reply] = []
+
+        async def hook(request: Request) -> Response:
+            body = await request.body()
+            self.deliveries.append(Delivery(dict(request.headers), body, request.url.path))
+            reply = self.script.pop(0) if self.script else Reply()
+            if reply.before is not None:
+                await run_in_threadpool(reply.before)
+            if reply.delay:
+                await asyncio.sleep(reply.delay)
+            return Response(reply.body, status_code=reply.status, headers=reply.headers)
+
+        app = Starlette(routes=[Route("/hook", hook, methods=["POST"])])
+        self.server = BackgroundServer(lambda port: app)
+
+    @property
+    def url(self) -> str:
+        return self.server.url + "/hook"
+
+
+class Api:
+    """The emulator's HTTP API as the customer sees it."""
+
+    def __init__(self, emu: RunningEmulator) -> None:
+        self.emu = emu
+        self.http = httpx.Client(base_url=emu.url, timeout=10)
+        self.site = EXAMPLE_SITE
+        self._session: str | None = None
+        self._n = 0
+
+    @property
+    def wid(self) -> str:
+        return self.site.website_id
+
+    def setup(self, url: str, events: list[str] | None = None) -> dict[str, Any]:
+        body: dict[str, Any] = {"url": url}
+        if events is not None:
+            body["events"] = events
+        r = self.http.post(f"/webhook/website/{self.wid}/setup", json=body, headers=bearer())
+        assert r.status_code == 200, r.text
+        assert "gcCode" not in r.json(), r.text
+        return r.json()
+
+    def session(self) -> str:
+        if self._session is None:
+            r = self.http.post(
+                "/api/pub/auth/register",
+                json={
+                    "website_id": self.site.shortname,
+                    "username": "alice",
+                    "email": "alice@example.com",
+                    "password": "correct horse battery staple",
+                },
+            )
+            assert r.status_code in (200, 201), r.text
+            self._session = r.json()["token"]
+        return self._session
+
+    def comment(self, content: str | None = None) -> dict[str, Any]:
+        self._n += 1
+        r = self.http.post(
+            "/api/pub/comments",
+            json={
+                "website_id": self.site.shortname,
+                "uid": "article-1",
+                "url": "https://news.example/article-1",
+                "page_title": "Article 1",
+                "content": content or f"comment number {self._n}",
+            },
+            headers=bearer(self.session()),
+        )
+        assert r.status_code == 201, r.text
+        return r.json()
+
+    def edit(self, comment_id: str, content: str) -> None:
+        r = self.http.patch(
+            f"/api/pub/comments/{comment_id}",
+            json={"content": content},
+            headers=bearer(self.session()),
+        )
+        assert r.status_code == 200, r.text
+
+    def calls(self, **params: Any) -> dict[str, Any]:
+        r = self.http.get(f"/webhook/website/{self.wid}/calls", params=params, headers=bearer())
+        assert r.status_code == 200, r.text
+        return r.json()
+
+    def wait_settled(self, count: int = 1, timeout: float = 15.0) -> list[dict[str, Any]]:
+        """Poll until ``count`` calls exist and none is pending; newest first."""
+        deadline = time.monotonic() + timeout
+        while True:
+            calls = self.calls(limit=200)["calls"]
+            if len(calls) >= count and all(c["status"] != "pending" for c in calls):
+                return calls
+            if time.monotonic() > deadline:
+                raise AssertionError(f"calls did not settle: {calls}")
+            time.sleep(0.01)
+
+    def close(self) -> None:
+        self.http.close()
