@@ -12,11 +12,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from wh_support import Api, Receiver
 
 from gcbridge.clock import ManualClock
 from gcbridge.emulator.testing import running_emulator
-
-from wh_support import Api, Receiver
 
 START = 1_800_000_000.0
 

@@ -8,12 +8,11 @@ from collections.abc import Callable
 from datetime import datetime
 
 import pytest
+from conftest import START
+from wh_support import Api, Receiver, Reply, hmac_hex
 
 from gcbridge.clock import ManualClock, utc_iso
 from gcbridge.emulator.testing import EXAMPLE_SITE
-
-from conftest import START
-from wh_support import Api, Receiver, Reply, hmac_hex
 
 SCHEDULE_GAPS = [60, 300, 900, 3600, 21600]
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from wh_support import Api, Receiver, Reply, bearer, hmac_hex
+
 from gcbridge.clock import ManualClock
 from gcbridge.emulator.testing import OTHER_SITE
-
-from wh_support import Api, Receiver, Reply, bearer, hmac_hex
 
 
 def test_replay_of_a_failed_call_is_a_fresh_delivery(api: Api, receiver: Receiver) -> None:

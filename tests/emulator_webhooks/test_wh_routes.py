@@ -8,11 +8,10 @@ from collections.abc import Callable
 
 import httpx
 import pytest
+from wh_support import Api, Receiver, Reply, bearer
 
 from gcbridge.clock import ManualClock
 from gcbridge.emulator.testing import EXAMPLE_SITE, OTHER_SITE
-
-from wh_support import Api, Receiver, Reply, bearer
 
 WID = EXAMPLE_SITE.website_id
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from email.utils import format_datetime
 from datetime import UTC, datetime
+from email.utils import format_datetime
 
 import pytest
 from hypothesis import given

@@ -6,10 +6,9 @@ from collections.abc import Callable
 
 import httpx
 import pytest
+from wh_support import Api
 
 from gcbridge.emulator.testing import running_emulator
-
-from wh_support import Api
 
 
 def resolver_for(address: str):  # type: ignore[no-untyped-def]
