@@ -13,11 +13,21 @@ Low level: :func:`sign` and :func:`verify_signature`. The FastAPI dependency is 
 
 from __future__ import annotations
 
+from gcbridge.webhooks.construct import Delivery, construct_delivery, construct_event
 from gcbridge.webhooks.errors import (
     WebhookError,
     WebhookPayloadError,
     WebhookReplayError,
     WebhookVerificationError,
+)
+from gcbridge.webhooks.events import (
+    Author,
+    Comment,
+    EventData,
+    EventType,
+    Thread,
+    WebhookEvent,
+    parse_event,
 )
 from gcbridge.webhooks.signature import (
     DEFAULT_TOLERANCE,
@@ -34,6 +44,16 @@ from gcbridge.webhooks.signature import (
 )
 
 __all__ = [
+    "construct_event",
+    "construct_delivery",
+    "Delivery",
+    "parse_event",
+    "WebhookEvent",
+    "EventData",
+    "Comment",
+    "Author",
+    "Thread",
+    "EventType",
     "sign",
     "signed_headers",
     "verify_signature",

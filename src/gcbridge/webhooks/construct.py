@@ -1,0 +1,85 @@
+"""The high-level entry points: verify, then parse (stripe-python's two layers)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from gcbridge.webhooks.events import WebhookEvent, parse_event
+from gcbridge.webhooks.signature import (
+    DEFAULT_TOLERANCE,
+    DELIVERY_ID_HEADER,
+    FIRST_SENT_AT_HEADER,
+    RETRY_COUNT_HEADER,
+    SIGNATURE_HEADER,
+    TIMESTAMP_HEADER,
+    header_value,
+    verify_signature,
+)
+
+__all__ = ["Delivery", "construct_event", "construct_delivery"]
+
+_MAX_ID = 200  # the delivery id is not signed: bound what we keep of it
+
+
+@dataclass(frozen=True)
+class Delivery:
+    """A verified delivery: the event plus the unsigned bookkeeping headers of spec 2.6."""
+
+    event: WebhookEvent
+    delivery_id: str | None
+    retry_count: int | None
+    first_sent_at: datetime | None
+    timestamp_ms: int
+    signature: str
+
+
+def construct_event(
+    secrets: str | bytes | Sequence[str | bytes],
+    body: bytes,
+    headers: Mapping[Any, Any],
+    *,
+    tolerance: float = DEFAULT_TOLERANCE,
+    now: float | None = None,
+) -> WebhookEvent:
+    """Verify a delivery (spec 5.3) and parse it into a typed :class:`WebhookEvent`.
+
+    Raises ``WebhookVerificationError`` if not authentic or not fresh, and
+    ``WebhookPayloadError`` (reason ``malformed_payload``) if authentic but not an event.
+    """
+    verify_signature(secrets, body, headers, tolerance=tolerance, now=now)
+    return parse_event(bytes(body))
+
+
+def construct_delivery(
+    secrets: str | bytes | Sequence[str | bytes],
+    body: bytes,
+    headers: Mapping[Any, Any],
+    *,
+    tolerance: float = DEFAULT_TOLERANCE,
+    now: float | None = None,
+) -> Delivery:
+    """Like :func:`construct_event`, plus delivery id, retry count and first-sent date."""
+    event = construct_event(secrets, body, headers, tolerance=tolerance, now=now)
+    # verify_signature has checked both headers' presence and shape.
+    timestamp = int(header_value(headers, TIMESTAMP_HEADER) or 0)
+    signature = (header_value(headers, SIGNATURE_HEADER) or "").lower()
+    delivery_id = header_value(headers, DELIVERY_ID_HEADER) or None
+    if delivery_id is not None and len(delivery_id) > _MAX_ID:
+        delivery_id = None
+    raw_retry = header_value(headers, RETRY_COUNT_HEADER) or ""
+    retry_count = (
+        int(raw_retry)
+        if raw_retry.isascii() and raw_retry.isdigit() and len(raw_retry) < 6
+        else None
+    )
+    first_sent_at: datetime | None = None
+    raw_first = header_value(headers, FIRST_SENT_AT_HEADER) or ""
+    if 0 < len(raw_first) <= 40:
+        try:
+            first_sent_at = datetime.fromisoformat(raw_first)
+        except ValueError:
+            first_sent_at = None
+    return Delivery(event, delivery_id, retry_count, first_sent_at, timestamp, signature)
