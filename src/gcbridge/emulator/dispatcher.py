@@ -50,11 +50,17 @@ from gcbridge.emulator.journal import get_call, get_config
 from gcbridge.emulator.schedule import classify, next_attempt, parse_retry_after
 from gcbridge.emulator.settings import Settings
 from gcbridge.emulator.ssrf import Resolver, pin_request, resolve_receiver, system_resolver
+from gcbridge.webhooks.signature import (
+    DELIVERY_ID_HEADER,
+    FIRST_SENT_AT_HEADER,
+    RETRY_COUNT_HEADER,
+    SIGNATURE_HEADER,
+    TIMESTAMP_HEADER,
+    USER_AGENT,
+    sign,
+)
 
-__all__ = ["Dispatcher", "USER_AGENT", "DEFAULT_WORKERS"]
-
-USER_AGENT = "Service-Webhook/1.0"
-"""The delivery ``User-Agent`` (spec 2.6, 9)."""
+__all__ = ["Dispatcher", "DEFAULT_WORKERS"]
 
 DEFAULT_WORKERS = 4
 """Attempts in flight at once."""
@@ -264,8 +270,6 @@ class Dispatcher:
             self._record_unsent(call_id, number, config.url, "dns_error", counted=counted)
             return
 
-        from gcbridge.webhooks.signature import sign
-
         body = bytes(call["body"])
         started = self.clock.now()
         first_sent = call["first_sent_at"] if call["first_sent_at"] is not None else started
@@ -274,11 +278,11 @@ class Dispatcher:
         headers = {
             "Content-Type": "application/json",
             "User-Agent": USER_AGENT,
-            "X-Webhook-Signature": sign(config.secret, timestamp_ms, body),
-            "X-Webhook-Timestamp": str(timestamp_ms),
-            "X-Webhook-Delivery-Id": call["delivery_id"],
-            "X-Webhook-Retry-Count": str(number),
-            "X-Webhook-First-Sent-At": utc_iso(first_sent),
+            SIGNATURE_HEADER: sign(config.secret, timestamp_ms, body),
+            TIMESTAMP_HEADER: str(timestamp_ms),
+            DELIVERY_ID_HEADER: call["delivery_id"],
+            RETRY_COUNT_HEADER: str(number),
+            FIRST_SENT_AT_HEADER: utc_iso(first_sent),
             **pin_headers,
         }
         assert self._client is not None
