@@ -13,7 +13,9 @@ from gcbridge.emulator.testing import RunningEmulator
 pytestmark = pytest.mark.browser
 
 
-def test_nothing_is_shown_without_a_token(page: Any, emu: RunningEmulator, webhook: dict[str, Any]) -> None:
+def test_nothing_is_shown_without_a_token(
+    page: Any, emu: RunningEmulator, webhook: dict[str, Any]
+) -> None:
     page.goto(emu.url + "/dashboard/")
     expect(page.locator("#login")).to_be_visible()
     expect(page.locator("#app")).to_be_hidden()
@@ -33,7 +35,9 @@ def test_a_wrong_token_is_refused_with_a_clear_message(page: Any, emu: RunningEm
     assert page.evaluate("sessionStorage.getItem('gc_dashboard_token')") is None
 
 
-def test_the_token_opens_the_site_and_lasts_for_the_tab(dashboard: Any, emu: RunningEmulator) -> None:
+def test_the_token_opens_the_site_and_lasts_for_the_tab(
+    dashboard: Any, emu: RunningEmulator
+) -> None:
     expect(dashboard.locator("#site-website-id")).to_have_text(emu.site.website_id)
     expect(dashboard.locator("#site-shortname")).to_have_text(emu.site.shortname)
     dashboard.reload()
@@ -59,7 +63,9 @@ def test_the_secret_stays_hidden_until_revealed(dashboard: Any, webhook: dict[st
     assert webhook["secret"] not in dashboard.content()
 
 
-def test_webhook_setup_from_the_dashboard(dashboard: Any, emu: RunningEmulator, receiver: Any) -> None:
+def test_webhook_setup_from_the_dashboard(
+    dashboard: Any, emu: RunningEmulator, receiver: Any
+) -> None:
     expect(dashboard.locator("#webhook-missing")).to_be_visible()
     dashboard.fill("#setup-url", receiver.url)
     dashboard.uncheck('#setup-form input[value="comment.updated"]')

@@ -18,7 +18,9 @@ from gcbridge.emulator.testing import OTHER_SITE, RunningEmulator
         ("/dashboard/dashboard.css", "text/css"),
     ],
 )
-def test_files_are_served_with_strict_headers(emu: RunningEmulator, path: str, media_type: str) -> None:
+def test_files_are_served_with_strict_headers(
+    emu: RunningEmulator, path: str, media_type: str
+) -> None:
     answer = httpx.get(emu.url + path)
     assert answer.status_code == 200
     assert answer.headers["content-type"].startswith(media_type)
@@ -49,8 +51,12 @@ def test_dashboard_without_slash_redirects(emu: RunningEmulator) -> None:
     assert answer.headers["location"] == "/dashboard/"
 
 
-@pytest.mark.parametrize("headers", [{}, {"Authorization": "Bearer nope"}, {"Authorization": "Basic x"}])
-def test_site_route_refuses_without_a_valid_token(emu: RunningEmulator, headers: dict[str, str]) -> None:
+@pytest.mark.parametrize(
+    "headers", [{}, {"Authorization": "Bearer nope"}, {"Authorization": "Basic x"}]
+)
+def test_site_route_refuses_without_a_valid_token(
+    emu: RunningEmulator, headers: dict[str, str]
+) -> None:
     answer = httpx.get(emu.url + "/api/dashboard/site", headers=headers)
     body = answer.json()
     assert body["gcCode"] == 410

@@ -612,7 +612,6 @@
     api('POST', '/webhook/call/' + encodeURIComponent(call.id) + '/replay').then(function (res) {
       var fresh = res.body && res.body.call;
       button.textContent = fresh ? 'Replayed' : 'Replay';
-      if (fresh) state.expanded.add(fresh.id);
       pollNow();
     }, function (err) {
       if (err.gcCode === 410) return tokenRejected();
