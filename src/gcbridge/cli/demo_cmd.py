@@ -23,7 +23,8 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--exit-after-flow",
         action="store_true",
-        help="run the scripted flow (sign in, comment, verified webhook, sign out); exit 0 only if all happened",
+        help="run the scripted flow (sign in, comment, verified webhook, sign out);"
+        " exit 0 only if every step happened",
     )
     parser.add_argument("--screenshot", metavar="PATH", help="save the window (or page) as PNG")
     parser.add_argument(
@@ -36,14 +37,16 @@ def register(parser: argparse.ArgumentParser) -> None:
         "--port",
         type=int,
         default=DEFAULT_PORT,
-        help=f"emulator port (default {DEFAULT_PORT}; keep it fixed so the widget session survives a relaunch)",
+        help=f"emulator port (default {DEFAULT_PORT}; fixed, as the widget session is per origin)",
     )
     parser.add_argument(
         "--stay-signed-in",
         action="store_true",
         help="skip the flow's final sign-out, so a relaunch shows the restored widget session",
     )
-    parser.add_argument("--user", default="alice", help="demo user the scripted flow signs in (alice, bob)")
+    parser.add_argument(
+        "--user", default="alice", help="demo user the scripted flow signs in (alice, bob)"
+    )
     parser.set_defaults(func=run)
 
 

@@ -24,7 +24,8 @@ __all__ = ["DemoApp", "WebViewHost", "LOGIN_TRIGGERS"]
 
 LOGIN_TRIGGERS = ("gc-ready", "gc-loaded", "gc-sso-auth")
 
-_READ_TOKEN = "(function(){try{return localStorage.getItem('gc_token')}catch(e){return null}})()"
+# reads the widget's session token key, not a secret
+_READ_TOKEN = "(function(){try{return localStorage.getItem('gc_token')}catch(e){return null}})()"  # noqa: S105
 
 
 class WebViewHost(Protocol):
@@ -47,6 +48,7 @@ class DemoApp:
         bridge_source: str,
         bridge_version: str,
         http: Any = None,
+        install_at: str = "page-finished",
     ) -> None:
         import httpx
 
@@ -54,6 +56,7 @@ class DemoApp:
         self.timeline = timeline
         self.bridge_source = bridge_source
         self.bridge_version = bridge_version
+        self.install_at = install_at  # "page-finished" (Android) or "document-start" (host did it)
         self._backend = http or httpx.Client(base_url=backend_url, timeout=10)
         self._emulator = httpx.Client(base_url=emulator_url, timeout=10)
         self.username: str | None = None
@@ -72,10 +75,20 @@ class DemoApp:
                 "(before any injection)",
                 username=restored["username"],
             )
-        self.host.evaluate_js(self.bridge_source)
-        self.timeline.record("bridge.installed", f"bridge.js {self.bridge_version} installed at page-finished")
+        if self.install_at == "page-finished":
+            self.host.evaluate_js(self.bridge_source)
+            self.timeline.record(
+                "bridge.installed", f"bridge.js {self.bridge_version} installed at page-finished"
+            )
         if self.username is not None:
             self.inject_sso("page finished, app user signed in")
+
+    def bridge_registered(self, how: str) -> None:
+        """The host installed bridge.js before the page's scripts (``how`` names the mechanism)."""
+        self.timeline.record(
+            "bridge.installed",
+            f"bridge.js {self.bridge_version} installed at document-start ({how})",
+        )
 
     def on_bridge_message(self, raw: str) -> None:
         """A string forwarded by bridge.js: parse it and act on its ``name`` (spec 6.2)."""
@@ -94,7 +107,9 @@ class DemoApp:
         elif name == "gc-sso-conflict":
             # a real app shows a resolution UI and has its backend re-issue ssoData with a
             # corrected username; the demo users never conflict, so say so and move on
-            self.timeline.record("sso.conflict", f"username conflict reported: {extra.get('username')!r}")
+            self.timeline.record(
+                "sso.conflict", f"username conflict reported: {extra.get('username')!r}"
+            )
 
     # -- the app's own login state -----------------------------------------------------
 
@@ -104,15 +119,15 @@ class DemoApp:
         answer.raise_for_status()
         self._token = answer.json()["token"]
         self.username = username
-        self.timeline.record("app.signed_in", f"app: {username} signed in to the app", username=username)
+        self.timeline.record(
+            "app.signed_in", f"app: {username} signed in to the app", username=username
+        )
         self.inject_sso("app login state changed")
 
     def sign_out(self) -> None:
-        """The app's sign-out: gcSsoLogout() in the widget, then end the app session."""
+        """The app's sign-out: gcSsoLogout() in the widget, then forget the app credential."""
         self.host.evaluate_js("window.gcSsoLogout && window.gcSsoLogout()")
         self.timeline.record("sso.logout", "gcSsoLogout() injected")
-        if self._token is not None:
-            self._backend.post("/app/logout", headers={"Authorization": f"Bearer {self._token}"})
         who, self.username, self._token = self.username, None, None
         self.timeline.record("app.signed_out", f"app: {who} signed out of the app")
 
@@ -122,7 +137,8 @@ class DemoApp:
         answer.raise_for_status()
         sso_data = answer.json()["ssoData"]
         self.timeline.record(
-            "sso.fetched", f"ssoData fetched from the backend ({trigger}; {len(sso_data)} chars, not logged)"
+            "sso.fetched",
+            f"ssoData fetched from the backend ({trigger}; {len(sso_data)} chars, not logged)",
         )
         self.host.evaluate_js(f"window.gcSsoLogin({json.dumps(sso_data)})")
         self.timeline.record("sso.injected", "gcSsoLogin(ssoData) injected")

@@ -25,6 +25,7 @@ be called from it. UI updates cross back through a Qt signal.
 
 from __future__ import annotations
 
+import importlib
 import os
 import subprocess
 import sys
@@ -63,10 +64,16 @@ PYWEBVIEW_TRANSPORT_JS = """
   if (typeof pv.api.gc_bridge_message === 'function') { return 'pywebview'; }
   if (typeof QWebChannel !== 'function' || !window.qt) { return 'no-channel'; }
   var queue = [];
-  pv.api.gc_bridge_message = function (message) { queue.push(String(message)); return Promise.resolve(null); };
+  pv.api.gc_bridge_message = function (message) {
+    queue.push(String(message));
+    return Promise.resolve(null);
+  };
   new QWebChannel(window.qt.webChannelTransport, function (channel) {
     var nativeEnd = channel.objects.gcBridgeNative;
-    pv.api.gc_bridge_message = function (message) { nativeEnd.post(String(message)); return Promise.resolve(null); };
+    pv.api.gc_bridge_message = function (message) {
+      nativeEnd.post(String(message));
+      return Promise.resolve(null);
+    };
     queue.splice(0).forEach(function (message) { nativeEnd.post(message); });
   });
   return 'qwebchannel';
@@ -106,16 +113,23 @@ def probe_gui(environ: Mapping[str, str] | None = None, *, timeout: float = 30.0
             [sys.executable, "-c", _PROBE], env=env, capture_output=True, text=True, timeout=timeout
         )
     except subprocess.TimeoutExpired:
-        raise NoGuiBackend(f"the Qt backend did not start in {timeout:.0f}s; {NO_GUI_HINT}") from None
+        raise NoGuiBackend(
+            f"the Qt backend did not start in {timeout:.0f}s; {NO_GUI_HINT}"
+        ) from None
     if probe.returncode != 0 or "ok" not in probe.stdout:
         lines = [ln.strip() for ln in probe.stderr.splitlines() if ln.strip()]
-        why = next((ln for ln in reversed(lines) if "Error" in ln or "could not" in ln), lines[-1] if lines else "")
+        why = next(
+            (ln for ln in reversed(lines) if "Error" in ln or "could not" in ln),
+            lines[-1] if lines else "",
+        )
         where = env.get("DISPLAY") or env.get("WAYLAND_DISPLAY")
-        raise NoGuiBackend(f"the Qt backend cannot open a window on {where!r} ({why[:160]}); {NO_GUI_HINT}")
+        raise NoGuiBackend(
+            f"the Qt backend cannot open a window on {where!r} ({why[:160]}); {NO_GUI_HINT}"
+        )
 
 
 class QtDriver:
-    """The flow's :class:`~gcbridge.demo.flow.FlowDriver` for the desktop: the app thread is an executor."""
+    """The desktop :class:`~gcbridge.demo.flow.FlowDriver`: the app thread is an executor."""
 
     def __init__(self, executor: ThreadPoolExecutor) -> None:
         self._executor = executor
@@ -202,10 +216,10 @@ def _register_native_end(window: Any, sink: Callable[[str], None]) -> None:
     native = window.native
     if getattr(native, "_gcbridge_native_end", None) is not None:
         return
-    from qtpy.QtCore import QObject, Slot
+    qt_core: Any = importlib.import_module("qtpy.QtCore")
 
-    class NativeEnd(QObject):  # type: ignore[misc]
-        @Slot(str)
+    class NativeEnd(qt_core.QObject):  # type: ignore[misc]
+        @qt_core.Slot(str)  # type: ignore[untyped-decorator]
         def post(self, message: str) -> None:
             sink(str(message))
 
@@ -216,13 +230,14 @@ def _register_native_end(window: Any, sink: Callable[[str], None]) -> None:
 
 def _build_chrome(window: Any, timeline: Timeline, users: list[str], actions: Any) -> None:
     """Add the app bar and the side panel around the WebView (runs on the GUI thread)."""
-    from qtpy import QtCore, QtWidgets
-    from qtpy.QtCore import Signal
+    QtCore: Any = importlib.import_module("qtpy.QtCore")  # noqa: N806 - Qt's own module names
+    QtWidgets: Any = importlib.import_module("qtpy.QtWidgets")  # noqa: N806
+    QColor: Any = importlib.import_module("qtpy.QtGui").QColor  # noqa: N806
 
     native = window.native
 
     class Relay(QtCore.QObject):  # type: ignore[misc]
-        event = Signal(str, str)
+        event = QtCore.Signal(str, str)
 
     relay = Relay(native)
     bar = QtWidgets.QToolBar("App", native)
@@ -231,7 +246,9 @@ def _build_chrome(window: Any, timeline: Timeline, users: list[str], actions: An
     title = QtWidgets.QLabel("<b>News app</b> &nbsp;·&nbsp; Native apps, hosted comments")
     bar.addWidget(title)
     spacer = QtWidgets.QWidget()
-    spacer.setSizePolicy(QtWidgets.QSizePolicy.Policy.Expanding, QtWidgets.QSizePolicy.Policy.Preferred)
+    spacer.setSizePolicy(
+        QtWidgets.QSizePolicy.Policy.Expanding, QtWidgets.QSizePolicy.Policy.Preferred
+    )
     bar.addWidget(spacer)
     status = QtWidgets.QLabel("Signed out")
     bar.addWidget(status)
@@ -259,8 +276,6 @@ def _build_chrome(window: Any, timeline: Timeline, users: list[str], actions: An
 
     def show(kind: str, line: str) -> None:
         item = QtWidgets.QListWidgetItem(line)
-        from qtpy.QtGui import QColor
-
         item.setForeground(QColor(_COLOURS.get(kind.split(".")[0], "#212121")))
         panel.addItem(item)
         panel.scrollToBottom()
@@ -286,7 +301,7 @@ def run_desktop(
     *,
     users: list[str],
 ) -> int:
-    """Open the window and hand the app to ``run(app, driver, screenshot, close)``; returns its code."""
+    """Open the window, hand the app to ``run(app, driver, screenshot, close)``; its exit code."""
     prepare_qt_environment()
     import webview
 
@@ -298,7 +313,7 @@ def run_desktop(
         if app is not None:
             executor.submit(app.on_bridge_message, raw)
 
-    window = webview.create_window(
+    window: Any = webview.create_window(
         "gc-bridge demo — a native app with the comment widget",
         widget_url,
         js_api=_JsApi(deliver),
@@ -312,7 +327,9 @@ def run_desktop(
     def page_finished() -> None:
         _on_gui(window, lambda: _register_native_end(window, deliver))
         transport = host.evaluate_js(PYWEBVIEW_TRANSPORT_JS)
-        timeline.record("bridge.transport", f"window.pywebview.api.gc_bridge_message ready ({transport})")
+        timeline.record(
+            "bridge.transport", f"window.pywebview.api.gc_bridge_message ready ({transport})"
+        )
         app.page_finished()
 
     window.events.loaded += lambda *_: executor.submit(page_finished)

@@ -1,8 +1,8 @@
 """Errors of the demo; every one is a :class:`~gcbridge.errors.GcBridgeError` with a reason::
 
-    GcBridgeError
-     +-- DemoError            reason: "demo_failed", "port_in_use", "flow_failed"
-          +-- NoGuiBackend    reason: "no_gui_backend"
+GcBridgeError
+ +-- DemoError            reason: "demo_failed", "port_in_use", "flow_failed"
+      +-- NoGuiBackend    reason: "no_gui_backend"
 """
 
 from __future__ import annotations

@@ -82,11 +82,14 @@ def run_flow(
     comment_text: str = "Hello from the gc-bridge demo",
     sign_out: bool = True,
     timeout: float = 20.0,
+    before_sign_out: Callable[[], None] | None = None,
 ) -> list[StepResult]:
     """Run the steps in order; returns one result per step attempted."""
     results: list[StepResult] = []
 
-    def event(kind: str, where: Callable[[TimelineEvent], bool] | None = None, since: int = 0) -> Any:
+    def event(
+        kind: str, where: Callable[[TimelineEvent], bool] | None = None, since: int = 0
+    ) -> Any:
         return driver.wait_until(lambda: timeline.find(kind, since=since, where=where), timeout)
 
     def step(name: str, outcome: Any, detail: str) -> bool:
@@ -95,12 +98,18 @@ def run_flow(
             timeline.record("flow.step", f"step OK: {name}")
         return bool(outcome)
 
-    if not step("widget loaded, bridge installed", event("bridge.installed"), f"no page-finished in {timeout}s"):
+    if not step(
+        "widget loaded, bridge installed",
+        event("widget.loaded"),
+        f"no page-finished in {timeout}s",
+    ):
         return results
 
     mark = len(timeline)
     driver.call(lambda: app.sign_in(username))
-    if not step("signed in through the app", event("sso.injected", since=mark), "no gcSsoLogin injection"):
+    if not step(
+        "signed in through the app", event("sso.injected", since=mark), "no gcSsoLogin injection"
+    ):
         return results
 
     def signed_in() -> dict[str, Any] | None:
@@ -109,28 +118,41 @@ def run_flow(
 
     user = driver.wait_until(signed_in, timeout)
     if user is not None:
-        timeline.record("widget.signed_in", f"widget signed in as {user['username']} ({user.get('name')})")
+        timeline.record(
+            "widget.signed_in", f"widget signed in as {user['username']} ({user.get('name')})"
+        )
     if not step(f"widget signed in as {username}", user, "the widget never showed the SSO user"):
         return results
 
     how = driver.call(lambda: app.host.evaluate_js(POST_COMMENT_JS % json.dumps(comment_text)))
+    timeline.record("comment.posted", f"comment typed and posted in the widget: {comment_text!r}")
 
     def posted() -> dict[str, Any] | None:
         return next((c for c in comments_api() if c.get("content") == comment_text), None)
 
     comment = driver.wait_until(posted, timeout)
     if comment is not None:
-        timeline.record("comment.posted", f"comment posted in the widget: {comment['id']} {comment_text!r}")
-    if not step("comment posted", comment, f"the comment never reached the service (widget: {how})"):
+        timeline.record("comment.saved", f"comment {comment['id']} saved by the service")
+    if not step(
+        "comment saved by the service",
+        comment,
+        f"the comment never reached the service (widget: {how})",
+    ):
         return results
 
     delivered = event(
         "webhook.verified",
-        where=lambda e: e.data.get("event_type") == "comment.created" and e.data.get("content") == comment_text,
+        where=lambda e: (
+            e.data.get("event_type") == "comment.created" and e.data.get("content") == comment_text
+        ),
     )
-    if not step("comment.created delivered and VERIFIED", delivered, "no verified delivery at the receiver"):
+    if not step(
+        "comment.created delivered and VERIFIED", delivered, "no verified delivery at the receiver"
+    ):
         return results
 
+    if before_sign_out is not None:
+        before_sign_out()
     if sign_out:
         driver.call(app.sign_out)
         gone = driver.wait_until(lambda: True if app.widget_user() is None else None, timeout)

@@ -1,8 +1,10 @@
 """Headless mode: the same app, with headless Chromium (Playwright) as its WebView.
 
-Chromium stands in for an Android WebView: the transport object
-``window.GcBridgeAndroid`` exists from the start (like ``addJavascriptInterface``),
-and bridge.js is evaluated once the page has finished loading (``onPageFinished``).
+Chromium stands in for a React Native WebView, the other injection point of the spec
+(the desktop window shows the Android one): bridge.js goes in before the page's own
+scripts (``injectedJavaScriptBeforeContentLoaded``, here an init script) and forwards
+through a string-only ``window.ReactNativeWebView.postMessage``, so the timeline shows
+the widget's ``gc-ready`` and ``gc-loaded`` too.
 The profile lives in ``<data dir>/chromium``, so the widget session survives a
 relaunch exactly as in the desktop window. Playwright's sync API is single-threaded:
 the app thread *is* this thread, and waiting pumps Playwright's event loop.
@@ -20,9 +22,9 @@ __all__ = ["run_headless", "PlaywrightHost"]
 
 T = TypeVar("T")
 
-# addJavascriptInterface stand-in: one method taking the string, as on Android.
-_ANDROID_SHIM = """
-window.GcBridgeAndroid = { postMessage: function (s) { window.__gcbridgeNative(String(s)); } };
+# react-native-webview's channel: postMessage takes one string.
+_RN_SHIM = """
+window.ReactNativeWebView = { postMessage: function (s) { window.__gcbridgeNative(String(s)); } };
 """
 
 
@@ -67,8 +69,6 @@ def run_headless(
     profile_dir: Path,
     make_app: Callable[[PlaywrightHost], Any],
     run: Callable[[Any, PlaywrightHost], int],
-    *,
-    screenshot: str | None = None,
 ) -> int:
     """Open the widget in headless Chromium, wire the app, then hand over to ``run``."""
     from playwright.sync_api import sync_playwright
@@ -79,21 +79,24 @@ def run_headless(
     args = ["--no-sandbox"] if hasattr(os, "geteuid") and os.geteuid() == 0 else []
     with sync_playwright() as pw:
         context = pw.chromium.launch_persistent_context(
-            str(profile_dir), executable_path=executable, headless=True, args=args,
+            str(profile_dir),
+            executable_path=executable,
+            headless=True,
+            args=args,
             viewport={"width": 900, "height": 800},
         )
         try:
             page = context.pages[0] if context.pages else context.new_page()
             host = PlaywrightHost(page)
             page.expose_function("__gcbridgeNative", host.receive)
-            page.add_init_script(_ANDROID_SHIM)
+            page.add_init_script(_RN_SHIM)
             app = make_app(host)
+            page.add_init_script(app.bridge_source)
+            app.bridge_registered("React Native injectedJavaScriptBeforeContentLoaded")
             host.on_message = app.on_bridge_message
             page.goto(widget_url, wait_until="load")
             app.page_finished()
-            code = run(app, host)
-            if screenshot:
-                page.screenshot(path=screenshot)
+            code: int = run(app, host)
             return code
         finally:
             context.close()

@@ -65,6 +65,7 @@ def run_demo(options: DemoOptions, *, out: TextIO | None = None) -> int:
         def make_app(host: Any) -> Any:
             from gcbridge.demo.app import DemoApp
 
+            install_at = "document-start" if mode == "headless" else "page-finished"
             return DemoApp(
                 host,
                 timeline,
@@ -72,9 +73,10 @@ def run_demo(options: DemoOptions, *, out: TextIO | None = None) -> int:
                 emulator_url=stack.emulator_url,
                 bridge_source=bridge.text,
                 bridge_version=bridge.version,
+                install_at=install_at,
             )
 
-        def flow(app: Any, driver: Any) -> list[StepResult]:
+        def flow(app: Any, driver: Any, shoot: Callable[[], None]) -> list[StepResult]:
             results = run_flow(
                 app,
                 driver,
@@ -84,6 +86,7 @@ def run_demo(options: DemoOptions, *, out: TextIO | None = None) -> int:
                 comment_text=options.comment_text,
                 sign_out=not options.stay_signed_in,
                 timeout=options.step_timeout,
+                before_sign_out=shoot,  # the screenshot shows the signed-in widget
             )
             expected = FLOW_STEPS - (1 if options.stay_signed_in else 0)
             ok = len(results) == expected and all(r.ok for r in results)
@@ -104,17 +107,47 @@ def _comments_api(stack: DemoStack) -> Callable[[], list[dict[str, Any]]]:
             params={"website_id": stack.site.shortname, "uid": stack.article.uid},
             timeout=10,
         )
-        listed: list[dict[str, Any]] = answer.json().get("comments", []) if answer.status_code == 200 else []
+        listed: list[dict[str, Any]] = (
+            answer.json().get("comments", []) if answer.status_code == 200 else []
+        )
         return listed
 
     return comments
 
 
-def _headless(options: DemoOptions, stack: DemoStack, timeline: Timeline, make_app: Any, flow: Any, out: TextIO) -> int:
+def _once(action: Callable[[], None] | None) -> tuple[Callable[[], None], Callable[[], bool]]:
+    """Wrap ``action`` to run at most once; the second callable says whether it ran."""
+    done: list[bool] = []
+
+    def run() -> None:
+        if action is not None and not done:
+            done.append(True)
+            action()
+
+    return run, lambda: bool(done)
+
+
+def _headless(
+    options: DemoOptions,
+    stack: DemoStack,
+    timeline: Timeline,
+    make_app: Any,
+    flow: Any,
+    out: TextIO,
+) -> int:
     from gcbridge.demo.headless import PlaywrightHost, run_headless
 
     def run(app: Any, host: PlaywrightHost) -> int:
-        ok = bool(flow(app, host))
+        path = options.screenshot
+
+        def save() -> None:
+            host.page.screenshot(path=path)
+            timeline.record("demo.screenshot", f"page saved to {path}")
+
+        shoot, shot = _once(save if path else None)
+        ok = bool(flow(app, host, shoot))
+        if not shot():
+            shoot()
         if options.exit_after_flow:
             return 0 if ok else 1
         print(
@@ -129,33 +162,46 @@ def _headless(options: DemoOptions, stack: DemoStack, timeline: Timeline, make_a
         except KeyboardInterrupt:
             return 0
 
-    code = run_headless(
-        stack.widget_url, options.data_dir / "chromium", make_app, run, screenshot=options.screenshot
-    )
+    code = run_headless(stack.widget_url, options.data_dir / "chromium", make_app, run)
     if options.exit_after_flow and code != 0:
-        raise DemoError("the scripted flow did not complete (see the timeline above)", reason="flow_failed")
+        raise DemoError(
+            "the scripted flow did not complete (see the timeline above)", reason="flow_failed"
+        )
     return code
 
 
-def _desktop(options: DemoOptions, stack: DemoStack, timeline: Timeline, make_app: Any, flow: Any, out: TextIO) -> int:
-    from gcbridge.demo.backend import DEMO_USERS
+def _desktop(
+    options: DemoOptions,
+    stack: DemoStack,
+    timeline: Timeline,
+    make_app: Any,
+    flow: Any,
+    out: TextIO,
+) -> int:
+    from gcbridge.demo.backend import demo_usernames
     from gcbridge.demo.desktop import run_desktop
 
-    def run(app: Any, driver: Any, screenshot: Callable[[str], None], close: Callable[[], None]) -> int:
+    def run(
+        app: Any, driver: Any, screenshot: Callable[[str], None], close: Callable[[], None]
+    ) -> int:
+        path = options.screenshot
+        shoot, shot = _once((lambda: screenshot(path)) if path else None)
         if not options.exit_after_flow:
-            if options.screenshot:
+            if path:
                 timeline.wait_for("bridge.installed", options.step_timeout)
-                screenshot(options.screenshot)
-            return 0  # the window stays; the user drives the app
-        ok = bool(flow(app, driver))
-        if options.screenshot:
-            screenshot(options.screenshot)
+                shoot()
+            return 0  # the window stays open; the user drives the app
+        ok = bool(flow(app, driver, shoot))
+        if not shot():
+            shoot()
         close()
         return 0 if ok else 1
 
     code = run_desktop(
-        stack.widget_url, options.data_dir, timeline, make_app, run, users=list(DEMO_USERS)
+        stack.widget_url, options.data_dir, timeline, make_app, run, users=demo_usernames()
     )
     if options.exit_after_flow and code != 0:
-        raise DemoError("the scripted flow did not complete (see the timeline above)", reason="flow_failed")
+        raise DemoError(
+            "the scripted flow did not complete (see the timeline above)", reason="flow_failed"
+        )
     return code

@@ -47,6 +47,8 @@ def _check_port_free(host: str, port: int) -> None:
     if port == 0:
         return
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        # as the server will: TIME_WAIT leftovers of a previous run do not count as "in use"
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             probe.bind((host, port))
         except OSError as exc:
@@ -143,8 +145,12 @@ class DemoStack:
                 ),
                 "thread-load",
             )
-        self.widget_url = f"{loaded['gc_url']}&{urlencode({'api_public_key': self.site.sso_public_key})}"
-        self.timeline.record("thread.loaded", f"thread-load -> gc_url (+ api_public_key) {self.widget_url}")
+        self.widget_url = (
+            f"{loaded['gc_url']}&{urlencode({'api_public_key': self.site.sso_public_key})}"
+        )
+        self.timeline.record(
+            "thread.loaded", f"thread-load -> gc_url (+ api_public_key) {self.widget_url}"
+        )
         return self
 
     def stop(self) -> None:
@@ -160,7 +166,10 @@ class DemoStack:
             raise
 
     def __exit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
     ) -> None:
         self.stop()
 
