@@ -25,13 +25,12 @@ __all__ = ["SsoLeakChecker", "SsoLeak", "needles_for"]
 
 LOGIN_PATH = "/api/pub/sso/login"
 
-# Reads storage through the prototype's getters so that a page (or a scenario)
-# that shadows window.localStorage cannot hide what is stored.
+# Storage as the page sees it; the context's storage state (read by the
+# browser, not by page JavaScript) is checked as well.
 _PAGE_STATE_JS = """() => {
   const read = (name) => {
     try {
-      const getter = Object.getOwnPropertyDescriptor(Window.prototype, name).get;
-      const store = getter.call(window);
+      const store = window[name];
       const out = {};
       for (let i = 0; i < store.length; i++) { const k = store.key(i); out[k] = store.getItem(k); }
       return out;

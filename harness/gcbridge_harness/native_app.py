@@ -323,6 +323,10 @@ class NativeApp:
         self.timeline.add("conflict", repr(username))
         if self.on_conflict is None or self.user is None or not isinstance(username, str):
             return
+        if username.casefold() != self.user.username.casefold():
+            # An answer to ssoData injected before the correction: already resolved.
+            self.timeline.add("conflict stale", f"the app's user is now {self.user.username}")
+            return
         if len(self.conflicts) > MAX_CONFLICT_ROUNDS:
             self.timeline.add("conflict unresolved", "too many rounds")
             return
@@ -428,13 +432,12 @@ class NativeApp:
                 raise AssertionError("page did not settle\n" + self.timeline.format())
 
     def local_storage(self) -> dict[str, str]:
-        """The widget origin's localStorage, read past any override of ``window.localStorage``."""
-        data: dict[str, str] = self.page.evaluate(
-            """() => { try {
-                 const s = Object.getOwnPropertyDescriptor(Window.prototype, 'localStorage').get.call(window);
-                 const o = {}; for (let i = 0; i < s.length; i++) o[s.key(i)] = s.getItem(s.key(i)); return o;
-               } catch (e) { return {}; } }""")
-        return data
+        """The widget origin's localStorage, as the browser keeps it (whatever the page's JS sees)."""
+        origin = _origin(self.page.url)
+        for entry in self.context.storage_state()["origins"]:
+            if entry["origin"] == origin:
+                return {item["name"]: item["value"] for item in entry["localStorage"]}
+        return {}
 
     # ---- end -----------------------------------------------------------------------
 
