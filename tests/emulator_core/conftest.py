@@ -16,6 +16,7 @@ from typing import Any
 
 import httpx
 import pytest
+from emu_core_support import Emu, make_sso_data
 
 from gcbridge.clock import ManualClock
 from gcbridge.emulator.app import create_app
@@ -23,8 +24,6 @@ from gcbridge.emulator.settings import Settings
 from gcbridge.emulator.sites import Site, Sites
 from gcbridge.emulator.testing import EXAMPLE_SITE, OTHER_SITE
 from gcbridge.serving import BackgroundServer
-
-from emu_core_support import Emu, make_sso_data
 
 START = 1_800_000_000.0
 _COUNTER = itertools.count(1)

@@ -12,11 +12,10 @@ from typing import Any
 
 import httpx
 import pytest
+from emu_core_support import Emu, bearer, make_sso_data
 
 from gcbridge.clock import ManualClock
 from gcbridge.emulator.testing import EXAMPLE_SITE, OTHER_SITE
-
-from emu_core_support import Emu, bearer, make_sso_data
 
 USER_KEYS = {"id", "external_id", "guest", "name", "username", "email", "avatar"}
 

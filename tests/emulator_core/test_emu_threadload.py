@@ -5,14 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from urllib.parse import parse_qs, urlencode, urlsplit
 
-import pytest
 import httpx
+import pytest
+from emu_core_support import Emu
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gcbridge.clock import ManualClock
-
-from emu_core_support import Emu
 
 ROUTE = "/api/pub/thread-load/"
 GOOD = {
