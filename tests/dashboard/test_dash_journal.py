@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 import shutil
 import subprocess
 from typing import Any
@@ -131,3 +132,27 @@ def test_each_kind_of_test_event_is_delivered(
     events = [r["body"] for r in receiver.requests]
     for kind, body in zip(kinds, events, strict=True):
         assert f'"event_type":"{kind}"'.encode() in body.replace(b" ", b"")
+
+
+def test_a_retried_call_shows_pending_then_its_attempts(
+    dashboard: Any, receiver: Any, webhook: dict[str, Any]
+) -> None:
+    receiver.answer(503, "busy")
+    send_test_event(dashboard, "comment.created")
+    pending = calls(dashboard, "[data-status=pending]")
+    expect(pending).to_have_count(1)
+    expect(pending.locator(".badge")).to_have_text("pending")
+    expect(pending.locator(".next-at")).to_have_text(re.compile(r"^(in \d+ s|due now)$"))
+    receiver.answer(200, "ok")  # the retry 1 s later (schedule 0, 1, 2) succeeds
+    done = calls(dashboard, "[data-status=succeeded]")
+    expect(done).to_have_count(1)
+    expect(done.locator(".retries")).to_have_text("1")
+    expect(done.locator(".next-at")).to_have_text("—")
+    done.locator(".call-summary").click()
+    titles = done.locator(".attempt-title")
+    expect(titles).to_have_count(2)
+    expect(titles.nth(0)).to_contain_text("HTTP 503")
+    expect(titles.nth(1)).to_contain_text("HTTP 200")
+    expect(done.locator(".attempt").nth(1).locator(".request-headers")).to_contain_text(
+        "X-Webhook-Retry-Count: 1"
+    )

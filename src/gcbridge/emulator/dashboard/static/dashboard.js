@@ -561,8 +561,12 @@
     var open = state.expanded.has(call.id);
     var article = el('article', { cls: 'call ' + call.status, attrs: { 'data-call-id': call.id, 'data-status': call.status, 'data-event-type': call.event_type } });
     var next = el('span', { cls: 'next-at', text: relative(call.next_attempt_at) });
-    if (call.next_attempt_at) next.setAttribute('data-next-at', call.next_attempt_at);
-    else next.textContent = '—';
+    if (call.next_attempt_at) {
+      next.setAttribute('data-next-at', call.next_attempt_at);
+      next.title = clockTime(call.next_attempt_at);
+    } else {
+      next.textContent = '—';
+    }
     var summary = el('button', {
       cls: 'call-summary',
       attrs: { type: 'button', 'aria-expanded': open ? 'true' : 'false', 'aria-controls': 'details-' + call.id },
