@@ -8,7 +8,7 @@ right before each injection. The ssoData is issued by
 
 Routes:
 
-- ``GET /sso-data``          ``{"ssoData": ...}`` for the signed-in app user (``Cache-Control: no-store``)
+- ``GET /sso-data``          ``{"ssoData": ...}`` for the signed-in app user (not cacheable)
 - ``GET /me``                the signed-in app user
 - ``PUT /me/username``       ``{"username"}``: the app's resolution of a gc-sso-conflict
 - ``GET /healthz``
@@ -30,7 +30,14 @@ from typing import Any
 from fastapi import Depends, FastAPI, HTTPException, Request
 from pydantic import BaseModel
 
-__all__ = ["AppUser", "UserDirectory", "DEMO_USERS", "create_backend_app", "running_backend", "CustomerBackend"]
+__all__ = [
+    "AppUser",
+    "UserDirectory",
+    "DEMO_USERS",
+    "create_backend_app",
+    "running_backend",
+    "CustomerBackend",
+]
 
 _USERNAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{1,31}$")
 
@@ -50,8 +57,9 @@ class AppUser:
 
 
 DEMO_USERS: tuple[AppUser, ...] = (
-    AppUser(id="app-user-1", username="alice", email="alice@example.com", token="app-token-alice"),
-    AppUser(id="app-user-2", username="bob", email="bob@example.com", token="app-token-bob"),
+    # Fixed demo credentials of the app (not of the service).
+    AppUser(id="app-user-1", username="alice", email="alice@example.com", token="app-token-alice"),  # noqa: S106
+    AppUser(id="app-user-2", username="bob", email="bob@example.com", token="app-token-bob"),  # noqa: S106
 )
 
 
@@ -64,7 +72,9 @@ class UserDirectory:
 
     def add(self, *, id: str, username: str, email: str, token: str | None = None) -> AppUser:  # noqa: A002
         """Register an app user and return it (a random token unless one is given)."""
-        user = AppUser(id=id, username=username, email=email, token=token or secrets.token_urlsafe(24))
+        user = AppUser(
+            id=id, username=username, email=email, token=token or secrets.token_urlsafe(24)
+        )
         with self._lock:
             self._by_token[user.token] = user
         return user
@@ -87,19 +97,6 @@ class UserDirectory:
         return user
 
 
-def _interim_sso_router(issuer: Any, dependency: Any, path: str = "/sso-data") -> Any:
-    from fastapi import APIRouter
-    from fastapi.responses import JSONResponse
-
-    router = APIRouter()
-
-    @router.get(path)
-    def sso_data(user: Any = Depends(dependency)) -> Any:  # noqa: B008
-        return JSONResponse({"ssoData": issuer.issue(user)}, headers={"Cache-Control": "no-store"})
-
-    return router
-
-
 class Rename(BaseModel):
     """Body of ``PUT /me/username``."""
 
@@ -109,10 +106,7 @@ class Rename(BaseModel):
 def create_backend_app(sso_secret: str | list[str], users: UserDirectory | None = None) -> FastAPI:
     """The FastAPI app of the sample backend; ``sso_secret`` is the site's SSO secret."""
     from gcbridge.sso import SsoIssuer
-    try:
-        from gcbridge.sso.fastapi import sso_router
-    except ImportError:  # TEMPORARY: until gcbridge.sso.fastapi lands
-        sso_router = _interim_sso_router
+    from gcbridge.sso.fastapi import sso_router
 
     directory = users if users is not None else UserDirectory(DEMO_USERS)
     # Rotation lists sign with the first secret.
@@ -120,9 +114,15 @@ def create_backend_app(sso_secret: str | list[str], users: UserDirectory | None 
 
     def current_app_user(request: Request) -> AppUser:
         scheme, _, token = request.headers.get("authorization", "").partition(" ")
-        user = directory.by_token(token.strip()) if scheme.lower() == "bearer" and token.strip() else None
+        user = (
+            directory.by_token(token.strip())
+            if scheme.lower() == "bearer" and token.strip()
+            else None
+        )
         if user is None:
-            raise HTTPException(401, "sign in to the app first", headers={"WWW-Authenticate": "Bearer"})
+            raise HTTPException(
+                401, "sign in to the app first", headers={"WWW-Authenticate": "Bearer"}
+            )
         return user
 
     def current_user_claims(user: AppUser = Depends(current_app_user)) -> Mapping[str, str]:  # noqa: B008
@@ -161,8 +161,11 @@ class CustomerBackend:
     def new_user(self, prefix: str = "user") -> AppUser:
         """A fresh app user with unique id and username (tests share one emulator)."""
         suffix = secrets.token_hex(4)
-        return self.users.add(id=f"{prefix}-{suffix}", username=f"{prefix}-{suffix}",
-                              email=f"{prefix}-{suffix}@example.com")
+        return self.users.add(
+            id=f"{prefix}-{suffix}",
+            username=f"{prefix}-{suffix}",
+            email=f"{prefix}-{suffix}@example.com",
+        )
 
     def _http(self) -> Any:
         # One client for the whole run: a new one per call costs an SSL context each time.
@@ -181,8 +184,11 @@ class CustomerBackend:
 
     def rename(self, user: AppUser, username: str) -> AppUser:
         """The app's conflict resolution: ``PUT /me/username``; returns the updated user."""
-        response = self._http().put("/me/username", json={"username": username},
-                                    headers={"Authorization": f"Bearer {user.token}"})
+        response = self._http().put(
+            "/me/username",
+            json={"username": username},
+            headers={"Authorization": f"Bearer {user.token}"},
+        )
         response.raise_for_status()
         return replace(user, username=response.json()["username"])
 
@@ -205,7 +211,9 @@ def running_backend(
     from gcbridge.serving import BackgroundServer
 
     directory = users if users is not None else UserDirectory(DEMO_USERS)
-    with BackgroundServer(lambda _port: create_backend_app(sso_secret, directory), host=host, port=port) as server:
+    with BackgroundServer(
+        lambda _port: create_backend_app(sso_secret, directory), host=host, port=port
+    ) as server:
         backend = CustomerBackend(url=server.url, users=directory)
         try:
             yield backend

@@ -77,7 +77,7 @@ class SsoLeakChecker:
     _seen: list[tuple[str, str]] = field(default_factory=list)
 
     def watch(self, context: Any) -> None:
-        """Start recording requests of ``context`` and navigations and console output of its pages."""
+        """Record the requests of ``context`` and the navigations and console of its pages."""
         context.on("request", self._on_request)
         context.on("page", self.watch_page)
         for page in context.pages:
@@ -104,8 +104,11 @@ class SsoLeakChecker:
 
     def _login_request(self, request: Any) -> bool:
         parts = urlsplit(request.url)
-        return (request.method == "POST" and parts.path == LOGIN_PATH
-                and f"{parts.scheme}://{parts.netloc}" == self.login_origin)
+        return (
+            request.method == "POST"
+            and parts.path == LOGIN_PATH
+            and f"{parts.scheme}://{parts.netloc}" == self.login_origin
+        )
 
     def snapshot(self, context: Any) -> None:
         """Read what the browser kept: history, location, storage, cookies of every open page."""
@@ -122,7 +125,9 @@ class SsoLeakChecker:
             except Exception:  # noqa: BLE001 - not Chromium: the page's own view above still counts
                 history = {"entries": []}
             for entry in history.get("entries", []):
-                self._seen.append(("history entry", f"{entry.get('url', '')} {entry.get('title', '')}"))
+                self._seen.append(
+                    ("history entry", f"{entry.get('url', '')} {entry.get('title', '')}")
+                )
         self._seen.append(("storage state", json.dumps(context.storage_state())))
 
     def leaks(self) -> list[SsoLeak]:
@@ -134,7 +139,7 @@ class SsoLeakChecker:
                 hit = next((n for n in needles if n in text), None)
                 if hit is not None:
                     at = text.index(hit)
-                    found.append(SsoLeak(where, text[max(0, at - 40): at + len(hit) + 40]))
+                    found.append(SsoLeak(where, text[max(0, at - 40) : at + len(hit) + 40]))
         return found
 
     def check(self, context: Any | None = None) -> None:
@@ -144,4 +149,6 @@ class SsoLeakChecker:
         found = self.leaks()
         if found:
             lines = "\n  ".join(str(leak) for leak in found[:20])
-            raise AssertionError(f"ssoData leaked outside the body of POST {LOGIN_PATH}:\n  {lines}")
+            raise AssertionError(
+                f"ssoData leaked outside the body of POST {LOGIN_PATH}:\n  {lines}"
+            )

@@ -20,6 +20,7 @@ can wait with Playwright's ``expect`` and the app keeps reacting meanwhile.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import secrets
 import time
@@ -43,7 +44,14 @@ from gcbridge_harness.platforms import (
 from gcbridge_harness.service import ServiceClient
 from gcbridge_harness.widget_view import WidgetView
 
-__all__ = ["NativeApp", "Timeline", "TimelineEntry", "DEFAULT_TRIGGERS", "SITE_KEY", "LoginResponse"]
+__all__ = [
+    "NativeApp",
+    "Timeline",
+    "TimelineEntry",
+    "DEFAULT_TRIGGERS",
+    "SITE_KEY",
+    "LoginResponse",
+]
 
 DEFAULT_TRIGGERS = frozenset({"gc-ready", "gc-loaded", "gc-sso-auth", "page-finished"})
 """What makes the app fetch and inject ssoData (spec 6.2; page-finished is the Android habit)."""
@@ -136,7 +144,9 @@ class NativeApp:
         self.injection_point: InjectionPoint = injection_point
         self.platform = PLATFORM_OF[injection_point]
         self.user = user
-        self.api_public_key = service.api_public_key if api_public_key == SITE_KEY else api_public_key
+        self.api_public_key = (
+            service.api_public_key if api_public_key == SITE_KEY else api_public_key
+        )
         self.triggers = frozenset(triggers)
         self.sso_provider = sso_provider or backend.fetch_sso_data
         self.on_conflict = on_conflict
@@ -153,16 +163,16 @@ class NativeApp:
 
         self.timeline = Timeline()
         self.leaks = SsoLeakChecker(login_origin=_origin(service.base_url))
-        self.received: list[str] = []               # raw strings the native side got
-        self.messages: list[dict[str, Any]] = []    # ... parsed, with a string name
-        self.violations: list[str] = []             # transport misuse by the bridge
+        self.received: list[str] = []  # raw strings the native side got
+        self.messages: list[dict[str, Any]] = []  # ... parsed, with a string name
+        self.violations: list[str] = []  # transport misuse by the bridge
         self.injected: list[Injection] = []
         self.conflicts: list[str | None] = []
         self.login_responses: list[LoginResponse] = []
-        self.requests: list[tuple[str, str]] = []   # (method, url) of every browser request
+        self.requests: list[tuple[str, str]] = []  # (method, url) of every browser request
         self.console: list[tuple[str, str]] = []
         self.page_errors: list[str] = []
-        self.app_errors: list[str] = []             # the app's own failures (backend down...)
+        self.app_errors: list[str] = []  # the app's own failures (backend down...)
         self.context: Any = None
         self.page: Any = None
         self.url = ""
@@ -179,7 +189,8 @@ class NativeApp:
             self._registry.append(self)
         self.timeline = Timeline()
         context = self.browser.new_context(
-            bypass_csp=self.bypass_csp, storage_state=self.storage_state, service_workers="block")
+            bypass_csp=self.bypass_csp, storage_state=self.storage_state, service_workers="block"
+        )
         self.context = context
         self.leaks.watch(context)
         context.on("request", self._on_request)
@@ -191,7 +202,9 @@ class NativeApp:
         if not self.dom_storage:
             context.add_init_script(NO_DOM_STORAGE_SCRIPT)
         if self.comments_after_page_finished:
-            context.route(lambda url: urlsplit(url).path == "/api/pub/comments", self._hold_comments)
+            context.route(
+                lambda url: urlsplit(url).path == "/api/pub/comments", self._hold_comments
+            )
 
         early = self._early_login_script() if self.inject_early else ""
         if self.injection_point == "document-start":
@@ -210,8 +223,12 @@ class NativeApp:
         page.on("console", lambda msg: self.console.append((msg.type, msg.text)))
         page.on("pageerror", lambda exc: self.page_errors.append(str(exc)))
 
-        gc_url = self.service.thread_load(uid=self.uid, url=self.thread_url, page_title=self.page_title)
-        self.url = gc_url + (f"&api_public_key={quote(self.api_public_key, safe='')}" if self.api_public_key else "")
+        gc_url = self.service.thread_load(
+            uid=self.uid, url=self.thread_url, page_title=self.page_title
+        )
+        self.url = gc_url + (
+            f"&api_public_key={quote(self.api_public_key, safe='')}" if self.api_public_key else ""
+        )
         self.timeline.add("load", self.url)
         page.goto(self.url, wait_until="load")
 
@@ -231,11 +248,18 @@ class NativeApp:
         state = self.context.storage_state()
         self.finish()
         options: dict[str, Any] = {
-            "service": self.service, "backend": self.backend, "bridge": self.bridge,
-            "injection_point": self.injection_point, "user": self.user,
-            "api_public_key": self.api_public_key, "triggers": self.triggers,
-            "sso_provider": self.sso_provider, "on_conflict": self.on_conflict,
-            "uid": self.uid, "page_title": self.page_title, "storage_state": state,
+            "service": self.service,
+            "backend": self.backend,
+            "bridge": self.bridge,
+            "injection_point": self.injection_point,
+            "user": self.user,
+            "api_public_key": self.api_public_key,
+            "triggers": self.triggers,
+            "sso_provider": self.sso_provider,
+            "on_conflict": self.on_conflict,
+            "uid": self.uid,
+            "page_title": self.page_title,
+            "storage_state": state,
             "registry": self._registry,
         }
         options.update(overrides)
@@ -343,7 +367,9 @@ class NativeApp:
         sso_data = self.sso_provider(self.user)
         self.leaks.remember(sso_data)
         self.injected.append(Injection("early", sso_data))
-        self.timeline.add("inject gcSsoLogin", f"early, at {self.injection_point}, as {self.user.username}")
+        self.timeline.add(
+            "inject gcSsoLogin", f"early, at {self.injection_point}, as {self.user.username}"
+        )
         return f"try {{ window.gcSsoLogin({json.dumps(sso_data)}); }} catch (e) {{}}"
 
     # ---- network bookkeeping -------------------------------------------------------
@@ -379,24 +405,31 @@ class NativeApp:
 
     def requests_to(self, path: str, method: str | None = None) -> list[str]:
         """URLs of browser requests to ``path`` (on any origin)."""
-        return [url for m, url in self.requests
-                if urlsplit(url).path == path and (method is None or m == method)]
+        return [
+            url
+            for m, url in self.requests
+            if urlsplit(url).path == path and (method is None or m == method)
+        ]
 
     # ---- waiting -------------------------------------------------------------------
 
     def wait_for(self, predicate: Callable[[], bool], what: str, *, timeout: float = 10.0) -> None:
-        """Let the page run until ``predicate()`` holds; fail naming ``what`` after ``timeout`` s."""
+        """Let the page run until ``predicate()`` holds; fail naming ``what`` after ``timeout``."""
         deadline = time.monotonic() + timeout
         while not predicate():
             if time.monotonic() > deadline:
-                raise AssertionError(f"timed out waiting for {what}\ntimeline:\n{self.timeline.format()}")
+                raise AssertionError(
+                    f"timed out waiting for {what}\ntimeline:\n{self.timeline.format()}"
+                )
             self.page.wait_for_timeout(20)
 
     def events(self, name: str | None = None) -> list[dict[str, Any]]:
         """Forwarded widget events (optionally only those called ``name``)."""
         return [m for m in self.messages if name is None or m["name"] == name]
 
-    def wait_for_event(self, name: str, *, count: int = 1, timeout: float = 10.0) -> list[dict[str, Any]]:
+    def wait_for_event(
+        self, name: str, *, count: int = 1, timeout: float = 10.0
+    ) -> list[dict[str, Any]]:
         """Wait until ``count`` events ``name`` reached the native side; returns them."""
         self.wait_for(lambda: len(self.events(name)) >= count, f"{count} x {name}", timeout=timeout)
         return self.events(name)
@@ -424,7 +457,11 @@ class NativeApp:
         while True:
             before = len(self.requests)
             self.round_trip()
-            self.wait_for(lambda: self._inflight <= 0, "network idle", timeout=max(0.1, deadline - time.monotonic()))
+            self.wait_for(
+                lambda: self._inflight <= 0,
+                "network idle",
+                timeout=max(0.1, deadline - time.monotonic()),
+            )
             self.page.wait_for_timeout(30)
             if len(self.requests) == before and self._inflight <= 0:
                 return
@@ -432,7 +469,7 @@ class NativeApp:
                 raise AssertionError("page did not settle\n" + self.timeline.format())
 
     def local_storage(self) -> dict[str, str]:
-        """The widget origin's localStorage, as the browser keeps it (whatever the page's JS sees)."""
+        """The widget origin's localStorage as the browser keeps it (whatever page JS sees)."""
         origin = _origin(self.page.url)
         for entry in self.context.storage_state()["origins"]:
             if entry["origin"] == origin:
@@ -443,7 +480,9 @@ class NativeApp:
 
     def check(self) -> None:
         """The end-of-scenario checks: no ssoData leak, no transport misuse, no page error."""
-        self.leaks.check(self.context if self.context is not None and self.page is not None else None)
+        self.leaks.check(
+            self.context if self.context is not None and self.page is not None else None
+        )
         assert not self.violations, f"the bridge misused the native transport: {self.violations}"
         assert not self.page_errors, f"uncaught errors in the page: {self.page_errors}"
         assert not self.app_errors, f"the app failed while reacting: {self.app_errors}"
@@ -462,10 +501,9 @@ class NativeApp:
         """Close the WebView without checks."""
         self._finished = True
         if self.context is not None:
-            try:
+            # The browser may already be gone at the end of the session.
+            with contextlib.suppress(Exception):
                 self.context.close()
-            except Exception:  # noqa: BLE001 - the browser may already be gone at session end
-                pass
             self.context = None
 
 

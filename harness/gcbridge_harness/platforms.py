@@ -66,7 +66,8 @@ _SHIM = """(function (platform, binding) {
   var native = window[binding];
   function send(value) {
     var text;
-    try { text = typeof value === 'string' ? value : String(value); } catch (e) { text = '<unprintable>'; }
+    try { text = typeof value === 'string' ? value : String(value); }
+    catch (e) { text = '<unprintable>'; }
     native(platform, typeof value, text);
   }
   if (platform === 'react-native') {
@@ -74,7 +75,9 @@ _SHIM = """(function (platform, binding) {
   } else if (platform === 'ios') {
     var handler = { postMessage: function (body) {
       var text = body;
-      if (typeof body !== 'string') { try { text = JSON.stringify(body); } catch (e) { text = String(body); } }
+      if (typeof body !== 'string') {
+        try { text = JSON.stringify(body); } catch (e) { text = String(body); }
+      }
       native(platform, typeof body, text);
     } };
     window.webkit = { messageHandlers: { gcBridge: handler } };
@@ -87,7 +90,8 @@ NO_DOM_STORAGE_SCRIPT = """(function () {
   // DOM storage switched off (WebView setting, or a privacy mode): touching it throws.
   function denied() { throw new DOMException('DOM storage is disabled', 'SecurityError'); }
   ['localStorage', 'sessionStorage'].forEach(function (name) {
-    try { Object.defineProperty(window, name, { get: denied, configurable: true }); } catch (e) { /* keep */ }
+    try { Object.defineProperty(window, name, { get: denied, configurable: true }); }
+    catch (e) { /* not configurable here: keep */ }
   });
 })();"""
 

@@ -8,7 +8,7 @@ Fixtures:
 - ``injection_point``   parametrizes a test over document-start, document-end, page-finished
 - ``bridge_script``     the text of the bridge.js under test (session)
 - ``emulator``          a running emulator on a free loopback port (module)
-- ``customer_backend``  the sample customer backend, issuing ssoData for the emulator's site (module)
+- ``customer_backend``  the sample customer backend, signing for the emulator's site (module)
 - ``service``           a :class:`~gcbridge_harness.service.ServiceClient` of the emulator (module)
 - ``native_app``        ``native_app(injection_point, **options) -> NativeApp``: launches the app
 
@@ -32,10 +32,20 @@ _CALL_PASSED = pytest.StashKey[bool]()
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("gcbridge", "gc-bridge harness")
-    group.addoption("--gc-bridge", dest="gc_bridge", default=None, metavar="PATH",
-                    help="bridge.js to test (default: the one shipped with gc-bridge)")
-    group.addoption("--gc-browser", dest="gc_browser", default=None, metavar="PATH",
-                    help="Chromium executable (default: GC_BROWSER, Playwright's, then the system's)")
+    group.addoption(
+        "--gc-bridge",
+        dest="gc_bridge",
+        default=None,
+        metavar="PATH",
+        help="bridge.js to test (default: the one shipped with gc-bridge)",
+    )
+    group.addoption(
+        "--gc-browser",
+        dest="gc_browser",
+        default=None,
+        metavar="PATH",
+        help="Chromium executable (default: GC_BROWSER, Playwright's, then the system's)",
+    )
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -52,7 +62,9 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
 
 
 @pytest.fixture(scope="session")
-def browser_type_launch_args(browser_type_launch_args: dict[str, Any], pytestconfig: pytest.Config) -> dict[str, Any]:
+def browser_type_launch_args(
+    browser_type_launch_args: dict[str, Any], pytestconfig: pytest.Config
+) -> dict[str, Any]:
     """Point Playwright at a discovered Chromium (it cannot always download its own)."""
     try:
         path = find_chromium(pytestconfig.getoption("gc_browser"))
@@ -128,20 +140,32 @@ def service(emulator: Any) -> Iterator[Any]:
 
 @pytest.fixture
 def native_app(
-    request: pytest.FixtureRequest, browser: Any, service: Any, customer_backend: Any, bridge_script: str
+    request: pytest.FixtureRequest,
+    browser: Any,
+    service: Any,
+    customer_backend: Any,
+    bridge_script: str,
 ) -> Iterator[Callable[..., Any]]:
-    """``native_app(injection_point, **options)`` launches a :class:`~gcbridge_harness.native_app.NativeApp`.
+    """``native_app(injection_point, **options)`` launches a ``NativeApp`` and returns it.
 
     Apps a passing test did not ``finish()`` are checked at teardown (ssoData
     leaks, transport misuse, page errors); all are closed.
     """
     from gcbridge_harness.native_app import NativeApp
+    from gcbridge_harness.platforms import InjectionPoint
 
     apps: list[NativeApp] = []
 
-    def launch(injection_point: str, **options: Any) -> NativeApp:
-        app = NativeApp(browser, service=service, backend=customer_backend, bridge=bridge_script,
-                        injection_point=injection_point, registry=apps, **options)  # type: ignore[arg-type]
+    def launch(injection_point: InjectionPoint, **options: Any) -> NativeApp:
+        app = NativeApp(
+            browser,
+            service=service,
+            backend=customer_backend,
+            bridge=bridge_script,
+            injection_point=injection_point,
+            registry=apps,
+            **options,
+        )
         return app.launch()
 
     yield launch

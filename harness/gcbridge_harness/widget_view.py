@@ -37,19 +37,23 @@ class WidgetView:
     def expect_signed_in(self, username: str) -> None:
         """Wait until the widget shows ``username`` signed in."""
         self._expect(self.page.locator("html")).to_have_attribute(
-            "data-gc-session", "signed-in", timeout=self.timeout_ms)
+            "data-gc-session", "signed-in", timeout=self.timeout_ms
+        )
         self._expect(self.page.get_by_test_id("session")).to_contain_text(
-            f"(@{username})", timeout=self.timeout_ms)
+            f"(@{username})", timeout=self.timeout_ms
+        )
 
     def expect_signed_out(self) -> None:
         """Wait until the widget shows nobody signed in."""
         self._expect(self.page.locator("html")).to_have_attribute(
-            "data-gc-session", "signed-out", timeout=self.timeout_ms)
+            "data-gc-session", "signed-out", timeout=self.timeout_ms
+        )
 
     def expect_loaded(self) -> None:
         """Wait until the thread's comments (or its empty state) are shown."""
         self._expect(self.page.get_by_test_id("status")).not_to_have_text(
-            "Loading comments…", timeout=self.timeout_ms)
+            "Loading comments…", timeout=self.timeout_ms
+        )
 
     def write_comment(self, text: str) -> None:
         """Type a comment and press Post (whatever the widget does next)."""
@@ -66,7 +70,8 @@ class WidgetView:
     def comment(self, content: str) -> Any:
         """The list item of the comment whose text is ``content``."""
         return self.page.get_by_test_id("comment").filter(
-            has=self.page.get_by_test_id("content").get_by_text(content, exact=True))
+            has=self.page.get_by_test_id("content").get_by_text(content, exact=True)
+        )
 
     def comment_contents(self) -> list[str]:
         """Texts of the listed comments, in page order."""

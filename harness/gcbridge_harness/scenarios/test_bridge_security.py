@@ -24,13 +24,17 @@ def _send_sentinel(app):
     app.wait_for_event(SENTINEL["name"])
 
 
-def test_cross_origin_iframe_forgery_is_not_forwarded(native_app, customer_backend, injection_point):
+def test_cross_origin_iframe_forgery_is_not_forwarded(
+    native_app, customer_backend, injection_point
+):
     user = customer_backend.new_user("iframe")
     # The widget's CSP would keep the frame out altogether; the bridge must hold without it.
     app = native_app(injection_point, user=user, bypass_csp=True)
     app.widget.expect_signed_in(user.username)
-    app.context.route(f"{HOSTILE_ORIGIN}/**", lambda route: route.fulfill(
-        status=200, content_type="text/html", body=_HOSTILE_PAGE))
+    app.context.route(
+        f"{HOSTILE_ORIGIN}/**",
+        lambda route: route.fulfill(status=200, content_type="text/html", body=_HOSTILE_PAGE),
+    )
     app.page.evaluate("""() => {
         window.__gcHarnessSeen = [];
         window.addEventListener('message', (e) => window.__gcHarnessSeen.push(e.origin));
@@ -43,7 +47,8 @@ def test_cross_origin_iframe_forgery_is_not_forwarded(native_app, customer_backe
     }}""")
     # The forged messages did reach the widget's window...
     app.page.wait_for_function(
-        f"window.__gcHarnessSeen.filter((o) => o === {json.dumps(HOSTILE_ORIGIN)}).length >= 2")
+        f"window.__gcHarnessSeen.filter((o) => o === {json.dumps(HOSTILE_ORIGIN)}).length >= 2"
+    )
     _send_sentinel(app)
 
     # ...and none went to the app, which therefore changed nothing.
@@ -54,14 +59,14 @@ def test_cross_origin_iframe_forgery_is_not_forwarded(native_app, customer_backe
 
 
 MALFORMED = [
-    '"not json at all"',                                   # a non-JSON string
-    json.dumps("[1, 2, 3]"),                               # JSON, not an object
+    '"not json at all"',  # a non-JSON string
+    json.dumps("[1, 2, 3]"),  # JSON, not an object
     json.dumps('"a string"'),
     json.dumps("null"),
-    json.dumps(json.dumps({"name": 42})),                  # name not a string
+    json.dumps(json.dumps({"name": 42})),  # name not a string
     json.dumps(json.dumps({"info": "gc-harness", "data": "x"})),  # no name
     json.dumps(json.dumps({"name": "gc-harness-big", "pad": "x" * 70_000})),  # over 64 KiB
-    "12345",                                               # not a string, not an object
+    "12345",  # not a string, not an object
     "null",
     "[1, 2]",
     "new ArrayBuffer(8)",
@@ -81,7 +86,7 @@ def test_malformed_messages_are_dropped(native_app, customer_backend, injection_
     app.post_in_page(json.dumps(json.dumps({"name": "gc-harness-sentinel-2"})))
     app.wait_for_event("gc-harness-sentinel-2")
 
-    forwarded = [json.loads(text) for text in app.received[len(before):]]
+    forwarded = [json.loads(text) for text in app.received[len(before) :]]
     assert forwarded == [{"name": "gc-harness-object", "n": 1}, {"name": "gc-harness-sentinel-2"}]
     assert app.page_errors == []
     app.widget.expect_signed_in(app.user.username)

@@ -1,4 +1,4 @@
-"""Signing in through the bridge: on gc-ready, on gc-loaded, too early, on gc-sso-auth (spec 6.2, 7)."""
+"""Signing in through the bridge: on gc-ready, on gc-loaded, too early, on gc-sso-auth."""
 
 from __future__ import annotations
 
@@ -26,14 +26,21 @@ def test_login_on_ready(native_app, customer_backend, injection_point):
 def test_login_on_loaded(native_app, customer_backend, service, injection_point):
     user = customer_backend.new_user("loaded")
     seed_uid = f"loaded-{user.id}"
-    author = service.session_token(customer_backend.fetch_sso_data(customer_backend.new_user("seed")))
+    author = service.session_token(
+        customer_backend.fetch_sso_data(customer_backend.new_user("seed"))
+    )
     first = service.post_comment(author, uid=seed_uid, content="First!")
     service.post_comment(author, uid=seed_uid, content="A reply", parent_id=first["id"])
 
     # Comments arriving after the load event: the common case on a phone, and the
     # one where even an onPageFinished bridge sees gc-loaded.
-    app = native_app(injection_point, user=user, uid=seed_uid, triggers={"gc-loaded"},
-                     comments_after_page_finished=True)
+    app = native_app(
+        injection_point,
+        user=user,
+        uid=seed_uid,
+        triggers={"gc-loaded"},
+        comments_after_page_finished=True,
+    )
 
     loaded = app.wait_for_event("gc-loaded")
     assert loaded == [{"name": "gc-loaded", "count": 2}]
@@ -79,5 +86,7 @@ def test_sso_auth_reinjection(native_app, customer_backend, service, injection_p
     item = app.widget.comment("Hello from a guest")
     item.wait_for()
     comments = service.comments(app.uid)
-    assert [(c["content"], c["author"]["external_id"]) for c in comments] == [("Hello from a guest", user.id)]
+    assert [(c["content"], c["author"]["external_id"]) for c in comments] == [
+        ("Hello from a guest", user.id)
+    ]
     app.finish()

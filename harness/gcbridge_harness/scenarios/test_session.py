@@ -24,7 +24,9 @@ def test_logout_clears_session_and_storage(native_app, customer_backend, service
     app.finish()
 
 
-def test_switching_users_leaves_nothing_of_the_first(native_app, customer_backend, service, injection_point):
+def test_switching_users_leaves_nothing_of_the_first(
+    native_app, customer_backend, service, injection_point
+):
     first, second = customer_backend.new_user("first"), customer_backend.new_user("second")
     app = native_app(injection_point, user=first)
     app.widget.expect_signed_in(first.username)
@@ -64,7 +66,9 @@ def test_relaunch_keeps_the_session(native_app, customer_backend, injection_poin
     again.finish()
 
 
-def test_relaunch_without_dom_storage_loses_the_session_but_works(native_app, customer_backend, injection_point):
+def test_relaunch_without_dom_storage_loses_the_session_but_works(
+    native_app, customer_backend, injection_point
+):
     user = customer_backend.new_user("nostorage")
     app = native_app(injection_point, user=user)
     app.widget.expect_signed_in(user.username)

@@ -80,7 +80,9 @@ def test_tampered_sso_data(native_app, customer_backend, injection_point, tamper
     def tampered(user):
         return tamper(customer_backend.fetch_sso_data(user))
 
-    app = native_app(injection_point, user=customer_backend.new_user("tampered"), sso_provider=tampered)
+    app = native_app(
+        injection_point, user=customer_backend.new_user("tampered"), sso_provider=tampered
+    )
     app.wait_for(lambda: len(app.login_responses) >= 1, "a login answer")
     app.settle()
 
@@ -91,12 +93,16 @@ def test_tampered_sso_data(native_app, customer_backend, injection_point, tamper
     app.finish()
 
 
-def test_conflict_resolved_with_corrected_username(native_app, customer_backend, service, injection_point):
+def test_conflict_resolved_with_corrected_username(
+    native_app, customer_backend, service, injection_point
+):
     # Someone else already holds the username the app's user asks for.
     holder = customer_backend.new_user("taken")
     service.session_token(customer_backend.fetch_sso_data(holder))
     wanted = holder.username
-    user = customer_backend.users.add(id=f"second-{holder.id}", username=wanted, email=f"2-{holder.email}")
+    user = customer_backend.users.add(
+        id=f"second-{holder.id}", username=wanted, email=f"2-{holder.email}"
+    )
     asked: list[str] = []
 
     def resolve(username: str) -> str:
