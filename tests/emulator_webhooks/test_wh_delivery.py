@@ -9,7 +9,7 @@ from datetime import datetime
 
 import pytest
 from conftest import START
-from wh_support import Api, Receiver, Reply, hmac_hex
+from wh_support import Api, Receiver, Reply, bearer, hmac_hex, wait_until
 
 from gcbridge.clock import ManualClock, utc_iso
 from gcbridge.emulator.testing import EXAMPLE_SITE
@@ -205,4 +205,23 @@ def test_disabling_fails_pending_retries(api: Api, receiver: Receiver) -> None:
     api.comment()
     [call] = api.wait_settled(1)
     assert call["status"] == "failed" and call["error"] == "webhook_disabled"
+    assert len(receiver.deliveries) == 1
+
+
+def test_disabling_fails_calls_waiting_for_a_retry(tmp_path, receiver: Receiver) -> None:  # type: ignore[no-untyped-def]
+    from gcbridge.emulator.testing import running_emulator
+
+    # Real clock: the retry is an hour away, so the call sits waiting.
+    with running_emulator(tmp_path / "real", retry_schedule=(0, 3600)) as emu:
+        api = Api(emu)
+        api.setup(receiver.url)
+        receiver.script = [Reply(500)]
+        api.comment()
+        waiting = wait_until(lambda: [c for c in api.calls()["calls"] if c["attempts"]])
+        assert waiting[0]["status"] == "pending" and waiting[0]["next_attempt_at"] is not None
+        api.http.delete(f"/webhook/website/{api.wid}/disable", headers=bearer())
+        [call] = api.calls()["calls"]
+        assert call["status"] == "failed" and call["error"] == "webhook_disabled"
+        assert call["next_attempt_at"] is None
+        api.close()
     assert len(receiver.deliveries) == 1

@@ -31,6 +31,16 @@ def hmac_hex(secret: str, timestamp: str, body: bytes) -> str:
     return hmac.new(secret.encode(), timestamp.encode() + b"." + body, hashlib.sha256).hexdigest()
 
 
+def wait_until(predicate: Callable[[], Any], timeout: float = 15.0) -> Any:
+    """Poll ``predicate`` until it returns something truthy (short real sleeps)."""
+    deadline = time.monotonic() + timeout
+    while not (result := predicate()):
+        if time.monotonic() > deadline:
+            raise AssertionError("timed out")
+        time.sleep(0.01)
+    return result
+
+
 def bearer(token: str = EXAMPLE_SITE.account_token) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 

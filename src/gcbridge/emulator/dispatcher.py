@@ -185,6 +185,8 @@ class Dispatcher:
                 await self._event.wait()
             elif wakeup > now:
                 await self._wait(wakeup - now)
+            else:
+                await asyncio.sleep(0)  # never spin without yielding to the loop
 
     def _exclusion(self) -> tuple[str, list[str]]:
         ids = list(self._inflight)
@@ -213,6 +215,8 @@ class Dispatcher:
         return None if row[0] is None else float(row[0])
 
     async def _wait(self, seconds: float) -> None:
+        # With a ManualClock the sleep moves time at once, even if a wake() wins the
+        # race: waiting is what lets simulated time pass.
         assert self._event is not None
         sleeper = asyncio.ensure_future(self._sleep(seconds))
         waker = asyncio.ensure_future(self._event.wait())
@@ -324,6 +328,10 @@ class Dispatcher:
                 (duration, status, error, location, text, attempt_id),
             )
             conn.execute("UPDATE calls SET retry_count = ? WHERE id = ?", (number, call_id))
+            current = get_config(conn, call["website_id"])
+            if call_status == "pending" and (current is None or not current.enabled):
+                # Disabled while this attempt was in flight: no retry.
+                call_status, due, call_error = "failed", None, "webhook_disabled"
             _finish_call(conn, call_id, call_status, status, due, call_error, config_url=None)
         log.debug("webhook call %s attempt %d: %s %s", call_id, number, status, error or "")
 

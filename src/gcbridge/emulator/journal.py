@@ -113,7 +113,16 @@ def save_config(
 
 
 def disable_config(conn: sqlite3.Connection, website_id: str, now: float) -> WebhookConfig | None:
-    """Turn the site's webhook off (idempotent); ``None`` if it was never set up."""
+    """Turn the site's webhook off (idempotent); ``None`` if it was never set up.
+
+    Calls still waiting for a retry fail with error ``webhook_disabled`` (a replay
+    after a new setup delivers them); an attempt already in flight completes.
+    """
+    conn.execute(
+        "UPDATE calls SET status = 'failed', next_attempt_at = NULL, error = 'webhook_disabled'"
+        " WHERE website_id = ? AND status = 'pending'",
+        (website_id,),
+    )
     conn.execute(
         "UPDATE webhook_configs SET enabled = 0, updated_at = ?"
         " WHERE website_id = ? AND enabled = 1",

@@ -130,7 +130,7 @@ async def config(website_id: str, request: Request) -> dict[str, Any]:
 
 @router.delete("/webhook/website/{website_id}/disable", summary="Turn the site's webhook off")
 async def disable(website_id: str, request: Request) -> dict[str, Any]:
-    """Stop deliveries: later events are not queued, pending calls fail ``webhook_disabled``."""
+    """Stop deliveries: later events are not queued, waiting calls fail ``webhook_disabled``."""
     state = state_of(request)
     site = await require_site(request, website_id)
 
@@ -142,7 +142,6 @@ async def disable(website_id: str, request: Request) -> dict[str, Any]:
     answer = await run_in_threadpool(write)
     if answer is None:
         raise _not_configured()
-    state.dispatcher.wake()  # pending calls now fail at once instead of at their retry time
     return answer
 
 
