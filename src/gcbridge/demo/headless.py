@@ -12,6 +12,7 @@ the app thread *is* this thread, and waiting pumps Playwright's event loop.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 from collections.abc import Callable
@@ -71,6 +72,7 @@ def run_headless(
     run: Callable[[Any, PlaywrightHost], int],
 ) -> int:
     """Open the widget in headless Chromium, wire the app, then hand over to ``run``."""
+    from playwright.sync_api import Error as PlaywrightError
     from playwright.sync_api import sync_playwright
 
     from gcbridge.browser import find_chromium
@@ -99,4 +101,6 @@ def run_headless(
             code: int = run(app, host)
             return code
         finally:
-            context.close()
+            # Ctrl-C in a terminal may have stopped the browser and driver already
+            with contextlib.suppress(PlaywrightError):
+                context.close()

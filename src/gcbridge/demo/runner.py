@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
+import signal
 import sys
+import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -156,11 +158,27 @@ def _headless(
             file=out,
             flush=True,
         )
+        # A KeyboardInterrupt raised inside a Playwright call leaves its connection
+        # half-read; take the signal as a flag and leave the loop between calls.
+        # A terminal's Ctrl-C also reaches the browser and Playwright's driver, so a
+        # closed-target error right after the signal is the normal way out.
+        stop = threading.Event()
+        signals = (signal.SIGINT, signal.SIGTERM)
+        handlers = {sig: signal.signal(sig, lambda *_: stop.set()) for sig in signals}
         try:
-            while True:
-                host.pump(250)
-        except KeyboardInterrupt:
-            return 0
+            while not stop.is_set():
+                try:
+                    host.pump(250)
+                except Exception:
+                    if stop.wait(0.5):
+                        break
+                    raise DemoError(
+                        "the browser closed unexpectedly", reason="browser_closed"
+                    ) from None
+        finally:
+            for sig, handler in handlers.items():
+                signal.signal(sig, handler)
+        return 0
 
     code = run_headless(stack.widget_url, options.data_dir / "chromium", make_app, run)
     if options.exit_after_flow and code != 0:
