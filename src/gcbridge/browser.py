@@ -42,7 +42,10 @@ def install_hint() -> str:
 
 def _playwright_managed() -> str | None:
     root = os.environ.get("PLAYWRIGHT_BROWSERS_PATH") or str(Path.home() / ".cache/ms-playwright")
-    patterns = ("chromium-*/chrome-linux*/chrome", "chromium-*/chrome-mac*/Chromium.app/Contents/MacOS/Chromium")
+    patterns = (
+        "chromium-*/chrome-linux*/chrome",
+        "chromium-*/chrome-mac*/Chromium.app/Contents/MacOS/Chromium",
+    )
     for pattern in patterns:
         for hit in sorted(glob.glob(os.path.join(root, pattern)), reverse=True):
             if os.access(hit, os.X_OK):
@@ -57,15 +60,21 @@ def find_chromium(explicit: str | None = None, *, environ: Mapping[str, str] | N
         if value:
             resolved = shutil.which(value) or (value if os.access(value, os.X_OK) else None)
             if not resolved:
-                raise BrowserNotFound(f"{name}={value!r} is not an executable file", reason="browser_path_invalid")
+                raise BrowserNotFound(
+                    f"{name}={value!r} is not an executable file", reason="browser_path_invalid"
+                )
             return resolved
     managed = _playwright_managed()
     if managed:
         return managed
     for candidate in SYSTEM_CANDIDATES:
-        resolved = shutil.which(candidate) if not candidate.startswith("/") else (
-            candidate if os.access(candidate, os.X_OK) else None
+        resolved = (
+            shutil.which(candidate)
+            if not candidate.startswith("/")
+            else (candidate if os.access(candidate, os.X_OK) else None)
         )
         if resolved:
             return resolved
-    raise BrowserNotFound(f"no Chromium found (GC_BROWSER unset, none managed by Playwright, none on PATH); install one: {install_hint()}")
+    raise BrowserNotFound(
+        f"no Chromium found (GC_BROWSER unset, none managed by Playwright, none on PATH); install one: {install_hint()}"
+    )

@@ -66,7 +66,9 @@ class BackgroundServer:
         sock = bind_socket(self.host, self._requested_port)
         self.port = sock.getsockname()[1]
         self.app = self._factory(self.port)
-        config = uvicorn.Config(self.app, log_level=self._log_level, lifespan="on", access_log=False)
+        config = uvicorn.Config(
+            self.app, log_level=self._log_level, lifespan="on", access_log=False
+        )
         self._server = uvicorn.Server(config)
 
         def run() -> None:

@@ -7,7 +7,16 @@ from gcbridge.emulator.errors import ApiError, ConfigError, EmulatorError, Recei
 from gcbridge.emulator.settings import Settings
 from gcbridge.emulator.sites import Site, Sites
 
-__all__ = ["ApiError", "ConfigError", "EmulatorError", "ReceiverRefused", "Settings", "Site", "Sites", "create_app"]
+__all__ = [
+    "ApiError",
+    "ConfigError",
+    "EmulatorError",
+    "ReceiverRefused",
+    "Settings",
+    "Site",
+    "Sites",
+    "create_app",
+]
 
 
 def __getattr__(name: str):  # type: ignore[no-untyped-def]

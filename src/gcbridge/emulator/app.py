@@ -91,7 +91,10 @@ def create_app(
     @app.exception_handler(RequestValidationError)
     async def _validation_error(_: Request, exc: RequestValidationError) -> JSONResponse:
         problems = [
-            {"field": ".".join(str(p) for p in err.get("loc", ())[1:]), "message": err.get("msg", "")}
+            {
+                "field": ".".join(str(p) for p in err.get("loc", ())[1:]),
+                "message": err.get("msg", ""),
+            }
             for err in exc.errors()
         ]
         summary = "; ".join(f"{p['field'] or 'body'}: {p['message']}" for p in problems)

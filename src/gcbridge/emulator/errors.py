@@ -33,7 +33,9 @@ class ConfigError(EmulatorError):
 class ApiError(EmulatorError):
     """An error answer of the emulator's HTTP API."""
 
-    def __init__(self, status: int, reason: str, message: str, *, gc_code: int | None = None) -> None:
+    def __init__(
+        self, status: int, reason: str, message: str, *, gc_code: int | None = None
+    ) -> None:
         super().__init__(message, reason=reason)
         self.status = status
         self.gc_code = status if gc_code is None else gc_code

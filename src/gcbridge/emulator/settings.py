@@ -22,7 +22,9 @@ def parse_retry_schedule(text: str) -> tuple[float, ...]:
     try:
         delays = tuple(float(part) for part in text.split(",") if part.strip())
     except ValueError:
-        raise ConfigError(f"--retry-schedule {text!r}: comma-separated seconds expected", reason="bad_schedule") from None
+        raise ConfigError(
+            f"--retry-schedule {text!r}: comma-separated seconds expected", reason="bad_schedule"
+        ) from None
     if not delays or delays[0] != 0 or any(d < 0 for d in delays) or list(delays) != sorted(delays):
         raise ConfigError(
             f"--retry-schedule {text!r}: starts with 0, non-negative, non-decreasing (e.g. 0,60,300)",
@@ -97,7 +99,9 @@ class Settings:
             host=host,
             port=port,
             front_url=front_url,
-            retry_schedule=parse_retry_schedule(retry_schedule) if retry_schedule else DEFAULT_RETRY_SCHEDULE,
+            retry_schedule=parse_retry_schedule(retry_schedule)
+            if retry_schedule
+            else DEFAULT_RETRY_SCHEDULE,
             allow_private_receivers=allow_private_receivers,
             attempt_timeout=attempt_timeout,
             generated_site=generated,

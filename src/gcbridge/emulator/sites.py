@@ -22,7 +22,15 @@ __all__ = ["Site", "Sites", "load_sites", "generate_demo_site", "load_or_create_
 
 WEBSITE_ID = re.compile(r"^[0-9a-f]{24}$")
 SHORTNAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
-_FIELDS = ("shortname", "website_id", "sso_public_key", "sso_secret", "account_token", "site_key_id", "site_key_secret")
+_FIELDS = (
+    "shortname",
+    "website_id",
+    "sso_public_key",
+    "sso_secret",
+    "account_token",
+    "site_key_id",
+    "site_key_secret",
+)
 _SECRET_FIELDS = frozenset({"sso_secret", "account_token", "site_key_secret"})
 
 
@@ -40,7 +48,10 @@ class Site:
 
     def __post_init__(self) -> None:
         if not SHORTNAME.match(self.shortname):
-            raise ConfigError(f"site shortname {self.shortname!r} must be 1-64 of [A-Za-z0-9_-]", reason="bad_shortname")
+            raise ConfigError(
+                f"site shortname {self.shortname!r} must be 1-64 of [A-Za-z0-9_-]",
+                reason="bad_shortname",
+            )
         if not WEBSITE_ID.match(self.website_id):
             raise ConfigError(
                 f"site {self.shortname!r}: website_id {self.website_id!r} must be 24 lowercase hex characters",
@@ -49,7 +60,10 @@ class Site:
         for name in _FIELDS[2:]:
             value = getattr(self, name)
             if not isinstance(value, str) or not value:
-                raise ConfigError(f"site {self.shortname!r}: {name} must be a non-empty string", reason="missing_field")
+                raise ConfigError(
+                    f"site {self.shortname!r}: {name} must be a non-empty string",
+                    reason="missing_field",
+                )
 
     def public(self) -> dict[str, str]:
         """The fields safe to show anywhere (no secrets)."""
@@ -113,7 +127,9 @@ def load_sites(path: str | Path) -> Sites:
     except FileNotFoundError:
         raise ConfigError(f"sites file {p} does not exist", reason="sites_file_missing") from None
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"sites file {p} is not valid TOML: {exc}", reason="sites_file_invalid") from None
+        raise ConfigError(
+            f"sites file {p} is not valid TOML: {exc}", reason="sites_file_invalid"
+        ) from None
     tables = data.get("site")
     if not isinstance(tables, list) or not tables:
         raise ConfigError(f"sites file {p} has no [[site]] table", reason="no_sites")

@@ -81,11 +81,20 @@ def running_emulator(
     from gcbridge.serving import BackgroundServer
 
     settings_kw.setdefault("allow_private_receivers", True)
-    base = Settings(sites=Sites(sites or [EXAMPLE_SITE, OTHER_SITE]), data_dir=Path(data_dir), host=host, **settings_kw)
+    base = Settings(
+        sites=Sites(sites or [EXAMPLE_SITE, OTHER_SITE]),
+        data_dir=Path(data_dir),
+        host=host,
+        **settings_kw,
+    )
 
     def factory(bound_port: int) -> Any:
-        return create_app(replace(base, port=bound_port), clock=clock, sleep=sleep, transport=transport)
+        return create_app(
+            replace(base, port=bound_port), clock=clock, sleep=sleep, transport=transport
+        )
 
     with BackgroundServer(factory, host=host, port=port) as server:
         state = server.app.state.emulator
-        yield RunningEmulator(url=server.url, settings=state.settings, app=server.app, server=server)
+        yield RunningEmulator(
+            url=server.url, settings=state.settings, app=server.app, server=server
+        )
