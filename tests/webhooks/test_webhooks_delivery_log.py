@@ -103,3 +103,16 @@ def test_file_log_persists_across_instances(tmp_path):
 def test_bad_settings(kw):
     with pytest.raises(ValueError):
         DeliveryLog(**kw)
+
+
+def test_claim_then_release():
+    log = DeliveryLog(clock=ManualClock(start=T))
+    assert log.claim("d1", "aa" * 32, TS) == "new"
+    assert log.seen("d1")
+    assert log.claim("d1", "bb" * 32, TS + 60_000) == "duplicate"
+    with pytest.raises(WebhookReplayError):
+        log.claim("d2", "aa" * 32, TS)
+    assert not log.seen("d2")
+    log.release("d1")
+    assert not log.seen("d1")
+    assert log.claim("d1", "cc" * 32, TS + 60_000) == "new"

@@ -117,6 +117,49 @@ class DeliveryLog:
             )
         return "new"
 
+    def claim(self, delivery_id: str, signature: str, timestamp_ms: int) -> DeliveryStatus:
+        """Atomically: ``duplicate`` for a known id, else remember id and signature as ``new``.
+
+        Raises ``WebhookReplayError`` when the signature was already accepted under
+        another id. Call :meth:`release` if processing then fails, so that the
+        service's retry is processed.
+        """
+        now = self._clock.now()
+        with self._lock:
+            self._maybe_prune(now)
+            self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                known = self._conn.execute(
+                    "SELECT 1 FROM deliveries WHERE delivery_id = ?", (delivery_id,)
+                ).fetchone()
+                if known is not None:
+                    self._conn.execute("COMMIT")
+                    return "duplicate"
+                fresh = self._conn.execute(
+                    "INSERT OR IGNORE INTO signatures (signature, expires_at) VALUES (?, ?)",
+                    (signature.lower(), self._expiry(timestamp_ms, now)),
+                ).rowcount
+                if fresh != 1:
+                    self._conn.execute("ROLLBACK")
+                    raise WebhookReplayError(
+                        "this signature was already accepted under another delivery id "
+                        "(a captured request replayed)",
+                        reason="replayed_signature",
+                    )
+                self._insert_delivery(delivery_id, signature, timestamp_ms, now)
+                self._conn.execute("COMMIT")
+            except WebhookReplayError:
+                raise
+            except BaseException:
+                self._conn.execute("ROLLBACK")
+                raise
+        return "new"
+
+    def release(self, delivery_id: str) -> None:
+        """Forget a claimed id whose processing failed (its signature stays remembered)."""
+        with self._lock:
+            self._conn.execute("DELETE FROM deliveries WHERE delivery_id = ?", (delivery_id,))
+
     def record(self, delivery_id: str, signature: str, timestamp: int) -> None:
         """Mark ``delivery_id`` processed; ``timestamp`` is the signed epoch ms."""
         now = self._clock.now()
@@ -124,11 +167,7 @@ class DeliveryLog:
             self._maybe_prune(now)
             self._conn.execute("BEGIN IMMEDIATE")
             try:
-                self._conn.execute(
-                    "INSERT OR REPLACE INTO deliveries "
-                    "(delivery_id, signature, timestamp_ms, processed_at) VALUES (?, ?, ?, ?)",
-                    (delivery_id, signature.lower(), int(timestamp), now),
-                )
+                self._insert_delivery(delivery_id, signature, timestamp, now)
                 self._conn.execute(
                     "INSERT OR IGNORE INTO signatures (signature, expires_at) VALUES (?, ?)",
                     (signature.lower(), self._expiry(timestamp, now)),
@@ -147,6 +186,15 @@ class DeliveryLog:
         """Close the database."""
         with self._lock:
             self._conn.close()
+
+    def _insert_delivery(
+        self, delivery_id: str, signature: str, timestamp: int, now: float
+    ) -> None:
+        self._conn.execute(
+            "INSERT OR REPLACE INTO deliveries "
+            "(delivery_id, signature, timestamp_ms, processed_at) VALUES (?, ?, ?, ?)",
+            (delivery_id, signature.lower(), int(timestamp), now),
+        )
 
     def _expiry(self, timestamp_ms: int, now: float) -> float:
         # A signature can be replayed until its timestamp leaves the window;

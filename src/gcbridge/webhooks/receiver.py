@@ -20,10 +20,12 @@ Design:
 - With a :class:`~gcbridge.webhooks.delivery_log.DeliveryLog`, a delivery id
   already processed is answered ``200 {"duplicate": true}`` and the handler is
   skipped; a signature already accepted under another delivery id (a captured
-  request replayed) is answered 401 ``replayed_signature``. The id is recorded as
-  processed only **after the handler returns**: if the handler raises, the
-  service's retry (same id, new signature) is processed again. Handlers should
-  signal failure by raising, and be idempotent (delivery is at least once).
+  request replayed) is answered 401 ``replayed_signature``. The id is claimed
+  atomically *before* the handler runs (so a retry arriving right after the
+  answer is already known) and released again if the handler **raises**: the
+  service's retry (same id, new signature) is then processed. Signal failure by
+  raising, answer quickly (spec 6.1), and keep handlers idempotent: delivery is
+  at least once.
 - Use either ``Depends(receiver)`` (the event) or ``Depends(receiver.delivery)``
   (event plus delivery id, retry count, first-sent date) on a route, not both.
 """
@@ -32,7 +34,8 @@ Design:
 # annotations at runtime, in this module's namespace.
 
 import logging
-from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from fastapi import FastAPI, HTTPException, Request
@@ -113,15 +116,28 @@ class WebhookReceiver:
 
     async def __call__(self, request: Request) -> AsyncIterator[WebhookEvent]:
         """Dependency: the verified event (see the module docstring for the answers)."""
-        async for delivery in self._deliveries(request):
+        delivery = await self._admit(request)
+        with self._released_on_error(delivery):
             yield delivery.event
 
     async def delivery(self, request: Request) -> AsyncIterator[Delivery]:
         """Dependency: the verified event with its delivery headers."""
-        async for delivery in self._deliveries(request):
+        delivery = await self._admit(request)
+        with self._released_on_error(delivery):
             yield delivery
 
-    async def _deliveries(self, request: Request) -> AsyncIterator[Delivery]:
+    @contextmanager
+    def _released_on_error(self, delivery: Delivery) -> Iterator[None]:
+        try:
+            yield
+        except BaseException:
+            # The handler failed: un-claim the id so the service's retry (same id,
+            # fresh signature) is processed rather than skipped as a duplicate.
+            if self.delivery_log is not None and delivery.delivery_id is not None:
+                self.delivery_log.release(delivery.delivery_id)
+            raise
+
+    async def _admit(self, request: Request) -> Delivery:
         body = await self._read_body(request)
         try:
             delivery = construct_delivery(
@@ -132,25 +148,22 @@ class WebhookReceiver:
                 now=self.clock.now(),
             )
             log = self.delivery_log
-            if log is not None:
-                status = log.check(delivery.delivery_id, delivery.signature, delivery.timestamp_ms)
-                if status == "duplicate":
+            if log is not None and delivery.delivery_id is not None:
+                claimed = log.claim(delivery.delivery_id, delivery.signature, delivery.timestamp_ms)
+                if claimed == "duplicate":
                     logger.info("webhook delivery %s already processed", delivery.delivery_id)
                     raise WebhookHTTPException(
                         200, {"duplicate": True, "delivery_id": delivery.delivery_id}
                     )
+            elif log is not None:  # no id to deduplicate on; still refuse replays
+                log.check(None, delivery.signature, delivery.timestamp_ms)
         except WebhookError as exc:
             logger.warning("webhook delivery refused: %s", exc.reason)
             status_code = 400 if isinstance(exc, WebhookPayloadError) else 401
             raise WebhookHTTPException(
                 status_code, {"error": exc.reason, "message": str(exc)}
             ) from None
-        yield delivery
-        # Reached only when the handler returned: now the delivery counts as processed.
-        if self.delivery_log is not None and delivery.delivery_id is not None:
-            self.delivery_log.record(
-                delivery.delivery_id, delivery.signature, delivery.timestamp_ms
-            )
+        return delivery
 
     async def _read_body(self, request: Request) -> bytes:
         declared = request.headers.get("content-length", "")
