@@ -96,7 +96,10 @@ def test_bad_site_key_signatures(api: Api, clock: ManualClock) -> None:
             site_key_headers("GET", target, b"", ts - 301_000),
             site_key_headers("GET", target, b"", ts + 301_000),
         ],
-        "malformed_site_timestamp": [{**good, "X-Site-Timestamp": "soon"}],
+        "malformed_site_timestamp": [
+            {**good, "X-Site-Timestamp": "soon"},
+            {**good, "X-Site-Timestamp": b"\xb2"},  # type: ignore[dict-item]
+        ],
         "missing_site_signature": [{"X-Site-Key-Id": EXAMPLE_SITE.site_key_id}],
     }
     for reason, headers_list in cases.items():
@@ -223,6 +226,8 @@ def test_calls_filters_and_cursor(api: Api, receiver: Receiver) -> None:
         {"event_type": "comment.refused"},
         {"limit": 0},
         {"cursor": "x"},
+        {"cursor": "\xb2"},
+        {"limit": "\xb2"},
     ):
         r = api.http.get(f"/webhook/website/{WID}/calls", params=bad, headers=bearer())
         assert r.status_code == 400 and r.json()["gcCode"] == 400

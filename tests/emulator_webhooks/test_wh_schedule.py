@@ -83,6 +83,9 @@ def test_default_schedule_is_six_attempts_per_spec() -> None:
         (format_datetime(datetime.fromtimestamp(NOW - 90, tz=UTC), usegmt=True), 0.0),
         ("Wed, 21 Oct 2015 07:28:00 GMT", 0.0),
         ("Wed, 99 Oct 2015 07:28:00 GMT", None),
+        ("\xb2", None),  # str.isdigit() but not a decimal number
+        ("9" * 400, 1e9),  # clamped, no float overflow
+        ("0" * 30 + "42", 42.0),
     ],
 )
 def test_parse_retry_after(value: str, expected: float | None) -> None:
@@ -125,6 +128,12 @@ schedules = st.lists(st.integers(0, 10**6), min_size=1, max_size=10).map(
 )
 statuses = st.one_of(st.none(), st.integers(100, 599))
 retry_afters = st.one_of(st.none(), st.floats(0, 10**7, allow_nan=False))
+
+
+@given(st.text(max_size=60), st.floats(0, 4e9))
+def test_parse_retry_after_never_raises(value: str, now: float) -> None:
+    seconds = parse_retry_after(value, now)
+    assert seconds is None or 0 <= seconds <= 1e9
 
 
 @given(schedules, st.integers(1, 12), statuses, retry_afters)

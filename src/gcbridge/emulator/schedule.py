@@ -20,7 +20,18 @@ from collections.abc import Sequence
 from email.utils import parsedate_to_datetime
 from typing import Literal
 
-__all__ = ["Outcome", "classify", "is_retryable", "parse_retry_after", "next_delay", "next_attempt"]
+__all__ = [
+    "MAX_RETRY_AFTER",
+    "Outcome",
+    "classify",
+    "is_retryable",
+    "parse_retry_after",
+    "next_delay",
+    "next_attempt",
+]
+
+MAX_RETRY_AFTER = 1e9
+"""The longest Retry-After taken literally, in seconds (longer values are clamped)."""
 
 Outcome = Literal["succeeded", "retry", "failed"]
 """What a response (or its absence) means for the call."""
@@ -51,8 +62,12 @@ def parse_retry_after(value: str, now: float) -> float | None:
     text = value.strip()
     if not text:
         return None
-    if text.isdigit():
-        return float(int(text))
+    # isascii(): headers arrive latin-1 decoded, and "\xb2".isdigit() is True.
+    if text.isascii() and text.isdigit():
+        # Beyond ~31 years every schedule caps anyway; clamping also keeps int()
+        # and float() away from huge digit strings.
+        digits = text.lstrip("0") or "0"
+        return MAX_RETRY_AFTER if len(digits) > 10 else min(float(int(digits)), MAX_RETRY_AFTER)
     if text[0] in "+-" or text[0].isdigit():
         return None  # "-5", "1.5", "10s": not delay-seconds, not a date either
     try:

@@ -85,7 +85,7 @@ async def _by_site_key(request: Request, key_id: str) -> Site:
             "missing_site_signature",
             f"{SITE_KEY_ID_HEADER} needs {SITE_TIMESTAMP_HEADER} and {SITE_SIGNATURE_HEADER}",
         )
-    if len(timestamp) > 20 or not timestamp.isdigit():
+    if len(timestamp) > 20 or not (timestamp.isascii() and timestamp.isdigit()):
         raise _refused("malformed_site_timestamp", f"{SITE_TIMESTAMP_HEADER}: epoch milliseconds")
     if abs(int(timestamp) / 1000 - state.clock.now()) > SITE_SIGNATURE_TOLERANCE:
         raise _refused("stale_site_timestamp", f"{SITE_TIMESTAMP_HEADER} is not within 5 minutes")

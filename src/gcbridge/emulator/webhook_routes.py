@@ -148,7 +148,7 @@ async def disable(website_id: str, request: Request) -> dict[str, Any]:
 def _cursor(raw: str | None) -> int | None:
     if raw is None or raw == "":
         return None
-    if not raw.isdigit() or len(raw) > 18:
+    if not (raw.isascii() and raw.isdigit()) or len(raw) > 18:
         raise _invalid("invalid_request", "cursor: pass the next_cursor of the previous page")
     return int(raw)
 
@@ -160,7 +160,10 @@ async def calls(website_id: str, request: Request) -> dict[str, Any]:
     site = await require_site(request, website_id)
     q = request.query_params
     limit_text = q.get("limit") or str(DEFAULT_LIMIT)
-    if not limit_text.isdigit() or not 1 <= int(limit_text) <= MAX_LIMIT:
+    if (
+        not (limit_text.isascii() and limit_text.isdigit())
+        or not 1 <= int(limit_text[:6]) <= MAX_LIMIT
+    ):
         raise _invalid("invalid_request", f"limit: an integer from 1 to {MAX_LIMIT}")
     status = q.get("status") or None
     if status is not None and status not in CALL_STATUSES:
