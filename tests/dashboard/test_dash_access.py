@@ -96,5 +96,9 @@ def test_widget_links_with_and_without_the_public_key(dashboard: Any, emu: Runni
     dashboard.click("#preview-sso")
     expect(dashboard.locator("#phone")).to_be_visible()
     assert dashboard.get_attribute("#phone-frame", "src") == sso
+    # The widget allows same-origin framing: the preview really shows it.
+    expect(
+        dashboard.frame_locator("#phone-frame").locator("[data-testid=comments]")
+    ).to_be_attached()
     dashboard.click("#phone-close")
     expect(dashboard.locator("#phone")).to_be_hidden()
