@@ -210,7 +210,8 @@ def _iso(ts: float | None) -> str | None:
 
 
 def _attempt_json(row: sqlite3.Row) -> dict[str, Any]:
-    in_flight = row["duration_ms"] is None
+    # Committed before the request leaves; a crash leaves it NULL until recovery.
+    in_flight = row["duration_ms"] is None and row["error"] is None
     return {
         "number": row["number"],
         "started_at": utc_iso(row["started_at"]),
