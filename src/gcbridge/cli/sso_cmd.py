@@ -1,8 +1,107 @@
-"""Placeholder sub-command; replaced by its owner."""
+"""``gcbridge sso issue | verify``: mint and check ssoData from the shell.
+
+The secret is read only from an environment variable (``--secret-env VAR``), so
+it never lands in shell history or the process list.
+"""
+
+from __future__ import annotations
 
 import argparse
+import json
+import os
+
+from gcbridge.errors import GcBridgeError
+
+__all__ = ["register"]
+
+
+class CliError(GcBridgeError):
+    """A usage error of the sso sub-commands."""
+
+    reason = "usage"
+
+
+def _secret(var: str) -> str:
+    value = os.environ.get(var, "")
+    if not value:
+        raise CliError(
+            f"environment variable {var} is not set (it must hold the SSO secret)",
+            reason="secret_env_unset",
+        )
+    return value
+
+
+def _issue(args: argparse.Namespace) -> int:
+    from pydantic import ValidationError
+
+    from gcbridge.sso import SsoIssuer
+
+    user = {
+        key: getattr(args, key)
+        for key in ("id", "username", "email", "language", "bio", "picture")
+        if getattr(args, key) is not None
+    }
+    secret = _secret(args.secret_env)
+    try:
+        token = SsoIssuer(secret).issue(user, now=args.now)
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in err['loc']) or 'user'}: {err['msg']}"
+            for err in exc.errors()
+        )
+        raise CliError(f"invalid user: {problems}", reason="bad_user") from None
+    print(token)
+    return 0
+
+
+def _verify(args: argparse.Namespace) -> int:
+    from gcbridge.sso import SsoError, SsoVerifier
+
+    verifier = SsoVerifier(_secret(args.secret_env), max_age=args.max_age, leeway=args.leeway)
+    try:
+        user = verifier.verify(args.token, now=args.now)
+    except SsoError as exc:
+        print(f"invalid: {exc.reason} ({exc})")
+        return 1
+    print(json.dumps(user.claims(), ensure_ascii=False))
+    return 0
 
 
 def register(parser: argparse.ArgumentParser) -> None:
-    """Register the sub-command's arguments."""
-    parser.set_defaults(func=None)
+    """Add ``issue`` and ``verify``."""
+    sub = parser.add_subparsers(dest="sso_command", metavar="ACTION")
+
+    def show_help(args: argparse.Namespace) -> int:
+        parser.print_help()
+        return 2
+
+    parser.set_defaults(func=show_help)
+
+    issue = sub.add_parser("issue", help="print ssoData for a user")
+    issue.add_argument(
+        "--secret-env",
+        required=True,
+        metavar="VAR",
+        help="environment variable holding the SSO secret",
+    )
+    issue.add_argument("--id", required=True)
+    issue.add_argument("--username", required=True)
+    issue.add_argument("--email", required=True)
+    issue.add_argument("--language")
+    issue.add_argument("--bio")
+    issue.add_argument("--picture", help="avatar http(s) URL")
+    issue.add_argument("--now", type=float, help=argparse.SUPPRESS)  # for tests and vectors
+    issue.set_defaults(func=_issue)
+
+    verify = sub.add_parser("verify", help="check ssoData; print the user or the reason (exit 1)")
+    verify.add_argument(
+        "--secret-env",
+        required=True,
+        metavar="VAR",
+        help="environment variable holding the SSO secret",
+    )
+    verify.add_argument("--max-age", type=float, default=300)
+    verify.add_argument("--leeway", type=float, default=30)
+    verify.add_argument("--now", type=float, help=argparse.SUPPRESS)
+    verify.add_argument("token", metavar="TOKEN")
+    verify.set_defaults(func=_verify)

@@ -1,8 +1,145 @@
-"""Placeholder sub-command; replaced by its owner."""
+"""``gcbridge webhooks listen | sign | verify``: debug webhook deliveries locally.
+
+The secret comes from ``--secret-env VAR`` (preferred: it stays out of shell
+history and ``ps``) or, for ``listen`` during development, ``--secret``.
+"""
+
+from __future__ import annotations
 
 import argparse
+import os
+import sys
+
+from gcbridge.errors import GcBridgeError
+
+__all__ = ["register", "secret_from_env"]
+
+
+class CliError(GcBridgeError):
+    """A usage error of the webhooks sub-commands."""
+
+    reason = "usage"
+
+
+def secret_from_env(var: str) -> str:
+    """The secret in environment variable ``var``; a clear error naming it if unset."""
+    value = os.environ.get(var, "")
+    if not value:
+        raise CliError(
+            f"environment variable {var} is not set (it must hold the webhook secret)",
+            reason="secret_env_unset",
+        )
+    return value
+
+
+def _secret(args: argparse.Namespace) -> str:
+    if getattr(args, "secret", None):
+        return str(args.secret)
+    if args.secret_env:
+        return secret_from_env(args.secret_env)
+    raise CliError("give --secret-env VAR (or --secret S)", reason="secret_missing")
+
+
+def _read_body(path: str) -> bytes:
+    if path == "-":
+        return sys.stdin.buffer.read()
+    try:
+        with open(path, "rb") as fh:
+            return fh.read()
+    except OSError as exc:
+        raise CliError(f"cannot read {path}: {exc.strerror}", reason="file_unreadable") from None
+
+
+def _listen(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from gcbridge.serving import bind_socket
+    from gcbridge.webhooks.listen import create_listen_app
+
+    secret = _secret(args)
+    sock = bind_socket(args.host, args.port)
+    host, port = sock.getsockname()[:2]
+    shown = f"[{host}]" if ":" in host else host
+    print(f"gcbridge webhooks listening on http://{shown}:{port}/", flush=True)
+    app = create_listen_app(secret, tolerance=args.tolerance)
+    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off")
+    server = uvicorn.Server(config)
+    try:
+        server.run(sockets=[sock])
+    finally:
+        sock.close()
+    return 0
+
+
+def _sign(args: argparse.Namespace) -> int:
+    from gcbridge.webhooks.signature import signed_headers
+
+    body = _read_body(args.file)
+    for name, value in signed_headers(_secret(args), args.timestamp, body).items():
+        print(f"{name}: {value}")
+    return 0
+
+
+def _verify(args: argparse.Namespace) -> int:
+    import time
+
+    from gcbridge.webhooks import WebhookError, verify_signature
+    from gcbridge.webhooks.signature import SIGNATURE_HEADER, TIMESTAMP_HEADER
+
+    body = _read_body(args.file)
+    headers = {TIMESTAMP_HEADER: str(args.timestamp), SIGNATURE_HEADER: args.signature}
+    # A debugging tool checks old captures too: the window applies only if asked.
+    now = time.time() if args.check_time else args.timestamp / 1000
+    try:
+        verify_signature(_secret(args), body, headers, tolerance=args.tolerance, now=now)
+    except WebhookError as exc:
+        print(f"invalid: {exc.reason} ({exc})")
+        return 1
+    print("valid")
+    return 0
 
 
 def register(parser: argparse.ArgumentParser) -> None:
-    """Register the sub-command's arguments."""
-    parser.set_defaults(func=None)
+    """Add ``listen``, ``sign`` and ``verify``."""
+    sub = parser.add_subparsers(dest="webhooks_command", metavar="ACTION")
+
+    def show_help(args: argparse.Namespace) -> int:
+        parser.print_help()
+        return 2
+
+    parser.set_defaults(func=show_help)
+
+    def secret_options(p: argparse.ArgumentParser, *, allow_plain: bool) -> None:
+        p.add_argument(
+            "--secret-env", metavar="VAR", help="environment variable holding the secret"
+        )
+        if allow_plain:
+            p.add_argument("--secret", metavar="S", help="the secret itself (development only)")
+
+    listen = sub.add_parser(
+        "listen", help="run a local receiver that verifies and prints deliveries"
+    )
+    listen.add_argument("--port", type=int, required=True, help="TCP port (0 picks a free one)")
+    listen.add_argument("--host", default="127.0.0.1", help="bind address (default 127.0.0.1)")
+    listen.add_argument("--tolerance", type=float, default=300, help="timestamp window, seconds")
+    secret_options(listen, allow_plain=True)
+    listen.set_defaults(func=_listen)
+
+    sign = sub.add_parser("sign", help="print the signature headers for a body")
+    secret_options(sign, allow_plain=False)
+    sign.add_argument("--timestamp", type=int, required=True, metavar="MS", help="epoch ms")
+    sign.add_argument("file", metavar="FILE|-", help="the raw body ('-' for stdin)")
+    sign.set_defaults(func=_sign)
+
+    verify = sub.add_parser("verify", help="check a signature; exit 1 if invalid")
+    secret_options(verify, allow_plain=False)
+    verify.add_argument("--timestamp", type=int, required=True, metavar="MS", help="epoch ms")
+    verify.add_argument("--signature", required=True, metavar="HEX")
+    verify.add_argument("--tolerance", type=float, default=300, help="window, seconds")
+    verify.add_argument(
+        "--check-time",
+        action="store_true",
+        help="also require the timestamp within --tolerance of now",
+    )
+    verify.add_argument("file", metavar="FILE|-", help="the raw body ('-' for stdin)")
+    verify.set_defaults(func=_verify)

@@ -7,13 +7,16 @@
     event = construct_event(secret, raw_body, request.headers)   # verified, typed
     print(event.event_type, event.data.comment.content)
 
-Low level: :func:`sign` and :func:`verify_signature`. The FastAPI dependency is in
-:mod:`gcbridge.webhooks.receiver`, imported only when you ask for it.
+Low level: :func:`sign` and :func:`verify_signature`; idempotency and replay
+memory: :class:`DeliveryLog`. The FastAPI dependency is in
+:mod:`gcbridge.webhooks.receiver` and the ``listen`` app in
+:mod:`gcbridge.webhooks.listen`, imported only when you ask for them.
 """
 
 from __future__ import annotations
 
 from gcbridge.webhooks.construct import Delivery, construct_delivery, construct_event
+from gcbridge.webhooks.delivery_log import DeliveryLog
 from gcbridge.webhooks.errors import (
     WebhookError,
     WebhookPayloadError,
@@ -47,6 +50,7 @@ __all__ = [
     "construct_event",
     "construct_delivery",
     "Delivery",
+    "DeliveryLog",
     "parse_event",
     "WebhookEvent",
     "EventData",
