@@ -77,7 +77,7 @@ def register(parser: argparse.ArgumentParser) -> None:
 
     parser.set_defaults(func=show_help)
 
-    issue = sub.add_parser("issue", help="print ssoData for a user")
+    issue = sub.add_parser("issue", allow_abbrev=False, help="print ssoData for a user")
     issue.add_argument(
         "--secret-env",
         required=True,
@@ -93,7 +93,9 @@ def register(parser: argparse.ArgumentParser) -> None:
     issue.add_argument("--now", type=float, help=argparse.SUPPRESS)  # for tests and vectors
     issue.set_defaults(func=_issue)
 
-    verify = sub.add_parser("verify", help="check ssoData; print the user or the reason (exit 1)")
+    verify = sub.add_parser(
+        "verify", allow_abbrev=False, help="check ssoData; print the user or the reason (exit 1)"
+    )
     verify.add_argument(
         "--secret-env",
         required=True,

@@ -74,8 +74,9 @@ def _listen(args: argparse.Namespace) -> int:
 def _sign(args: argparse.Namespace) -> int:
     from gcbridge.webhooks.signature import signed_headers
 
+    secret = _secret(args)
     body = _read_body(args.file)
-    for name, value in signed_headers(_secret(args), args.timestamp, body).items():
+    for name, value in signed_headers(secret, args.timestamp, body).items():
         print(f"{name}: {value}")
     return 0
 
@@ -86,12 +87,13 @@ def _verify(args: argparse.Namespace) -> int:
     from gcbridge.webhooks import WebhookError, verify_signature
     from gcbridge.webhooks.signature import SIGNATURE_HEADER, TIMESTAMP_HEADER
 
+    secret = _secret(args)
     body = _read_body(args.file)
     headers = {TIMESTAMP_HEADER: str(args.timestamp), SIGNATURE_HEADER: args.signature}
     # A debugging tool checks old captures too: the window applies only if asked.
     now = time.time() if args.check_time else args.timestamp / 1000
     try:
-        verify_signature(_secret(args), body, headers, tolerance=args.tolerance, now=now)
+        verify_signature(secret, body, headers, tolerance=args.tolerance, now=now)
     except WebhookError as exc:
         print(f"invalid: {exc.reason} ({exc})")
         return 1
@@ -117,7 +119,9 @@ def register(parser: argparse.ArgumentParser) -> None:
             p.add_argument("--secret", metavar="S", help="the secret itself (development only)")
 
     listen = sub.add_parser(
-        "listen", help="run a local receiver that verifies and prints deliveries"
+        "listen",
+        allow_abbrev=False,
+        help="run a local receiver that verifies and prints deliveries",
     )
     listen.add_argument("--port", type=int, required=True, help="TCP port (0 picks a free one)")
     listen.add_argument("--host", default="127.0.0.1", help="bind address (default 127.0.0.1)")
@@ -125,13 +129,15 @@ def register(parser: argparse.ArgumentParser) -> None:
     secret_options(listen, allow_plain=True)
     listen.set_defaults(func=_listen)
 
-    sign = sub.add_parser("sign", help="print the signature headers for a body")
+    sign = sub.add_parser("sign", allow_abbrev=False, help="print the signature headers for a body")
     secret_options(sign, allow_plain=False)
     sign.add_argument("--timestamp", type=int, required=True, metavar="MS", help="epoch ms")
     sign.add_argument("file", metavar="FILE|-", help="the raw body ('-' for stdin)")
     sign.set_defaults(func=_sign)
 
-    verify = sub.add_parser("verify", help="check a signature; exit 1 if invalid")
+    verify = sub.add_parser(
+        "verify", allow_abbrev=False, help="check a signature; exit 1 if invalid"
+    )
     secret_options(verify, allow_plain=False)
     verify.add_argument("--timestamp", type=int, required=True, metavar="MS", help="epoch ms")
     verify.add_argument("--signature", required=True, metavar="HEX")
