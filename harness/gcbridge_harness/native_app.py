@@ -470,11 +470,15 @@ class NativeApp:
 
     def local_storage(self) -> dict[str, str]:
         """The widget origin's localStorage as the browser keeps it (whatever page JS sees)."""
-        origin = _origin(self.page.url)
-        for entry in self.context.storage_state()["origins"]:
-            if entry["origin"] == origin:
-                return {item["name"]: item["value"] for item in entry["localStorage"]}
-        return {}
+        # Read through DevTools: the page may shadow window.localStorage (DOM
+        # storage off), and storage_state() would open extra pages.
+        cdp = self.context.new_cdp_session(self.page)
+        try:
+            storage_id = {"securityOrigin": _origin(self.page.url), "isLocalStorage": True}
+            entries = cdp.send("DOMStorage.getDOMStorageItems", {"storageId": storage_id})["entries"]
+        finally:
+            cdp.detach()
+        return {key: value for key, value in entries}
 
     # ---- end -----------------------------------------------------------------------
 

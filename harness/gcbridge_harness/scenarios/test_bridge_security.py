@@ -105,3 +105,28 @@ def test_double_injection_forwards_once(native_app, customer_backend, injection_
         assert len(app.events("gc-ready")) == 1
     assert app.page.evaluate("typeof window.gcSsoLogin") == "function"
     app.finish()
+
+
+def test_injections_post_to_the_own_origin_only(native_app, customer_backend, injection_point):
+    app = native_app(injection_point, user=None)
+    app.widget.expect_loaded()
+    # Spy on the target origin of every window.postMessage from now on.
+    app.page.evaluate("""() => {
+        window.__gcHarnessTargets = [];
+        const post = window.postMessage;
+        window.postMessage = function (message, target, ...rest) {
+            window.__gcHarnessTargets.push(typeof target === 'string' ? target : JSON.stringify(target));
+            return post.call(this, message, target, ...rest);
+        };
+    }""")
+    user = customer_backend.new_user("origin")
+    app.app_login(user)
+    app.widget.expect_signed_in(user.username)
+    app.app_logout()
+    app.widget.expect_signed_out()
+
+    origin = app.page.evaluate("location.origin")
+    targets = app.page.evaluate("window.__gcHarnessTargets")
+    assert targets, "gcSsoLogin / gcSsoLogout posted nothing"
+    assert set(targets) == {origin}, f"messages posted to {targets}, not only to {origin}"
+    app.finish()
