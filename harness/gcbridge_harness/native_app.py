@@ -475,7 +475,9 @@ class NativeApp:
         cdp = self.context.new_cdp_session(self.page)
         try:
             storage_id = {"securityOrigin": _origin(self.page.url), "isLocalStorage": True}
-            entries = cdp.send("DOMStorage.getDOMStorageItems", {"storageId": storage_id})["entries"]
+            entries = cdp.send("DOMStorage.getDOMStorageItems", {"storageId": storage_id})[
+                "entries"
+            ]
         finally:
             cdp.detach()
         return {key: value for key, value in entries}

@@ -6,6 +6,7 @@ attribute of ``<html>`` (``signed-in`` / ``signed-out``).
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 __all__ = ["WidgetView"]
@@ -68,10 +69,9 @@ class WidgetView:
         return item
 
     def comment(self, content: str) -> Any:
-        """The list item of the comment whose text is ``content``."""
-        return self.page.get_by_test_id("comment").filter(
-            has=self.page.get_by_test_id("content").get_by_text(content, exact=True)
-        )
+        """The list item of the comment whose own text is ``content`` (not one of its replies')."""
+        exact = re.compile("^" + re.escape(content) + "$")
+        return self.page.get_by_test_id("content").filter(has_text=exact).locator("xpath=..")
 
     def comment_contents(self) -> list[str]:
         """Texts of the listed comments, in page order."""
