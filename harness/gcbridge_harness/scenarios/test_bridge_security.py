@@ -115,7 +115,8 @@ def test_injections_post_to_the_own_origin_only(native_app, customer_backend, in
         window.__gcHarnessTargets = [];
         const post = window.postMessage;
         window.postMessage = function (message, target, ...rest) {
-            window.__gcHarnessTargets.push(typeof target === 'string' ? target : JSON.stringify(target));
+            const seen = typeof target === 'string' ? target : JSON.stringify(target);
+            window.__gcHarnessTargets.push(seen);
             return post.call(this, message, target, ...rest);
         };
     }""")
