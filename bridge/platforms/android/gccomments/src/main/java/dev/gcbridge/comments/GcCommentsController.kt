@@ -1,0 +1,218 @@
+package dev.gcbridge.comments
+
+import android.annotation.SuppressLint
+import android.content.ActivityNotFoundException
+import android.content.Intent
+import android.net.Uri
+import android.os.Handler
+import android.os.Looper
+import android.webkit.JavascriptInterface
+import android.webkit.WebResourceRequest
+import android.webkit.WebView
+import android.webkit.WebViewClient
+import androidx.webkit.WebViewCompat
+import androidx.webkit.WebViewFeature
+import kotlinx.coroutines.CancellationException
+import kotlinx.coroutines.CoroutineScope
+import kotlinx.coroutines.Job
+import kotlinx.coroutines.launch
+import org.json.JSONException
+import org.json.JSONObject
+
+/**
+ * The hosted comment widget in an Android WebView, with gc-bridge bridge.js and the SSO loop.
+ *
+ * App -> Web (injection): bridge.js through `WebViewCompat.addDocumentStartJavaScript` where
+ * `WebViewFeature.DOCUMENT_START_SCRIPT` is supported, and through `evaluateJavascript` in
+ * `onPageFinished` (a no-op when already installed); `window.gcSsoLogin(ssoData)` /
+ * `window.gcSsoLogout()` through `evaluateJavascript`.
+ *
+ * Web -> App (messages): bridge.js calls `window.GcBridgeAndroid.postMessage(string)`, an object
+ * made by `WebViewCompat.addWebMessageListener` for the widget's origin only (main frame checked
+ * here); on WebViews without `WEB_MESSAGE_LISTENER`, by `addJavascriptInterface` (see README:
+ * that fallback cannot tell frames apart).
+ *
+ * Call from the main thread; pass the Activity's or Fragment's `lifecycleScope` as [scope].
+ */
+class GcCommentsController(
+    private val webView: WebView,
+    gcUrl: String,
+    apiPublicKey: String?,
+    private val ssoProvider: SsoDataProvider?,
+    private val scope: CoroutineScope,
+    /** Every widget event after the controller acted on it: (name, the whole JSON object). */
+    private val onWidgetEvent: (String, JSONObject) -> Unit = { _, _ -> },
+    /** Failures of the ssoData provider (the widget stays signed out). */
+    private val onError: (Throwable) -> Unit = {},
+) {
+    private val widgetUrl: String = withApiPublicKey(gcUrl, apiPublicKey)
+    private val widgetOrigin: String = requireNotNull(originOf(gcUrl)) { "gc_url must be http(s)" }
+    private val usesSso = !apiPublicKey.isNullOrEmpty()
+    private val bridgeSource: String = GcBridgeScript.load(webView.context)
+    private val mainThread = Handler(Looper.getMainLooper())
+
+    /** Bumped on every login-state change so that a slow fetch for a previous user is discarded. */
+    private var generation = 0
+    private var fetchJob: Job? = null
+
+    /** Configure the WebView, install the bridge and the channel, load the widget. */
+    @SuppressLint("SetJavaScriptEnabled")
+    fun start() {
+        webView.settings.javaScriptEnabled = true
+        // The widget keeps its session token in localStorage: without DOM storage the user is
+        // signed out on every launch.
+        webView.settings.domStorageEnabled = true
+        webView.settings.setSupportMultipleWindows(false)
+        installChannel()
+        if (WebViewFeature.isFeatureSupported(WebViewFeature.DOCUMENT_START_SCRIPT)) {
+            WebViewCompat.addDocumentStartJavaScript(webView, bridgeSource, setOf(widgetOrigin))
+        }
+        webView.webViewClient = Client()
+        webView.loadUrl(widgetUrl)
+    }
+
+    /** Call when the app's own user signs in, switches or signs out. */
+    fun appLoginStateChanged(signedIn: Boolean) {
+        generation += 1
+        fetchJob?.cancel()
+        fetchJob = null
+        if (signedIn) refreshSso() else evaluateOnWidget("window.gcSsoLogout && window.gcSsoLogout()")
+    }
+
+    /** Fetch fresh ssoData and inject it; one fetch at a time serves gc-ready and gc-loaded. */
+    fun refreshSso() {
+        val provider = ssoProvider ?: return
+        if (!usesSso || fetchJob?.isActive == true) return
+        val mine = generation
+        fetchJob = scope.launch {
+            try {
+                inject(provider.fetchSsoData(), mine)
+            } catch (e: CancellationException) {
+                throw e
+            } catch (e: Exception) {
+                onError(e)
+            }
+        }
+    }
+
+    private fun resolveConflict(username: String) {
+        val provider = ssoProvider ?: return
+        if (!usesSso) return
+        val mine = generation
+        scope.launch {
+            try {
+                inject(provider.resolveConflict(username), mine)
+            } catch (e: CancellationException) {
+                throw e
+            } catch (e: Exception) {
+                onError(e)
+            }
+        }
+    }
+
+    private fun inject(ssoData: String?, mine: Int) {
+        if (ssoData == null || mine != generation) return
+        // JSONObject.quote makes a JavaScript string literal: ssoData is data, never code.
+        evaluateOnWidget("window.gcSsoLogin && window.gcSsoLogin(${JSONObject.quote(ssoData)})")
+    }
+
+    /** Evaluates [script] only while the WebView shows the widget's origin (ssoData stays there). */
+    private fun evaluateOnWidget(script: String) {
+        if (originOf(webView.url) != widgetOrigin) return
+        webView.evaluateJavascript(script, null)
+    }
+
+    private fun installChannel() {
+        if (WebViewFeature.isFeatureSupported(WebViewFeature.WEB_MESSAGE_LISTENER)) {
+            WebViewCompat.addWebMessageListener(
+                webView,
+                CHANNEL,
+                setOf(widgetOrigin),
+            ) { _, message, sourceOrigin, isMainFrame, _ ->
+                // Runs on the main thread. The origin rule already filters; check it again
+                // together with the frame, as the platform docs advise.
+                if (isMainFrame && originOf(sourceOrigin.toString()) == widgetOrigin) {
+                    onBridgeMessage(message.data)
+                }
+            }
+        } else {
+            webView.addJavascriptInterface(JavascriptChannel(), CHANNEL)
+        }
+    }
+
+    /** Fallback channel; called on a WebView background thread, so hop to the main thread. */
+    private inner class JavascriptChannel {
+        @JavascriptInterface
+        fun postMessage(message: String?) {
+            mainThread.post {
+                if (originOf(webView.url) == widgetOrigin) onBridgeMessage(message)
+            }
+        }
+    }
+
+    private fun onBridgeMessage(text: String?) {
+        if (text == null || text.length > MAX_MESSAGE_CHARS) return
+        val event = try {
+            JSONObject(text)
+        } catch (e: JSONException) {
+            return
+        }
+        val name = event.opt("name") as? String ?: return
+        when (name) {
+            "gc-ready", "gc-loaded", "gc-sso-auth" -> refreshSso()
+            "gc-sso-conflict" -> resolveConflict(event.optString("username", ""))
+        }
+        onWidgetEvent(name, event)
+    }
+
+    private inner class Client : WebViewClient() {
+        override fun onPageFinished(view: WebView, url: String?) {
+            super.onPageFinished(view, url)
+            // Android's documented injection point; a no-op where the document-start script
+            // already installed the bridge (bridge.js ignores a second injection).
+            if (originOf(url) == widgetOrigin) view.evaluateJavascript(bridgeSource, null)
+        }
+
+        /** Links in comments leave the widget: they open in the system browser. */
+        override fun shouldOverrideUrlLoading(view: WebView, request: WebResourceRequest): Boolean {
+            val url = request.url
+            if (!request.isForMainFrame || originOf(url.toString()) == widgetOrigin) return false
+            if (url.scheme == "https" || url.scheme == "http") {
+                try {
+                    view.context.startActivity(Intent(Intent.ACTION_VIEW, url))
+                } catch (e: ActivityNotFoundException) {
+                    // nothing can open it: stay on the widget
+                }
+            }
+            return true
+        }
+    }
+
+    companion object {
+        /** The JavaScript object bridge.js posts to; the name is part of the contract. */
+        const val CHANNEL = "GcBridgeAndroid"
+
+        /** bridge.js forwards at most 64 KiB; anything larger is not from it. */
+        const val MAX_MESSAGE_CHARS = 65_536
+
+        /** `scheme://host[:port]`, lower-cased, default port dropped; null unless http(s). */
+        fun originOf(url: String?): String? {
+            val uri = Uri.parse(url ?: return null)
+            val scheme = uri.scheme?.lowercase() ?: return null
+            val host = uri.host?.lowercase() ?: return null
+            if (scheme != "https" && scheme != "http") return null
+            val port = uri.port
+            val isDefault = port == -1 || (scheme == "https" && port == 443) || (scheme == "http" && port == 80)
+            return if (isDefault) "$scheme://$host" else "$scheme://$host:$port"
+        }
+
+        /** gc_url with `api_public_key` appended (spec 5.1); without a key the widget ignores SSO. */
+        fun withApiPublicKey(gcUrl: String, apiPublicKey: String?): String {
+            if (apiPublicKey.isNullOrEmpty()) return gcUrl
+            return Uri.parse(gcUrl).buildUpon()
+                .appendQueryParameter("api_public_key", apiPublicKey)
+                .build()
+                .toString()
+        }
+    }
+}

@@ -1,0 +1,12 @@
+export { GcCommentsWebView } from './GcCommentsWebView';
+export type { GcCommentsWebViewHandle, GcCommentsWebViewProps } from './GcCommentsWebView';
+export {
+  MAX_MESSAGE_CHARS,
+  originOf,
+  parseBridgeMessage,
+  ssoLoginScript,
+  ssoLogoutScript,
+  withApiPublicKey,
+} from './protocol';
+export type { GcOtherEvent, GcWidgetEvent } from './protocol';
+export { BRIDGE_SHA256, BRIDGE_SOURCE, BRIDGE_VERSION } from './bridgeSource';
