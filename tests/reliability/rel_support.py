@@ -49,6 +49,7 @@ class Action:
     kind: str  # "status" | "hang" | "reset"
     status: int = 200
     headers: tuple[tuple[str, str], ...] = ()
+    delay: float = 0.0  # seconds before answering (a slow receiver)
 
 
 @dataclass
@@ -157,6 +158,8 @@ class FaultReceiver:
                 # SO_LINGER 0: close() sends a RST instead of a FIN.
                 sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
             else:
+                if action.delay:
+                    await asyncio.sleep(action.delay)
                 extra = "".join(f"{k}: {v}\r\n" for k, v in action.headers)
                 writer.write(
                     f"HTTP/1.1 {action.status} X\r\nContent-Length: 2\r\nConnection: close\r\n{extra}\r\nok".encode()
@@ -198,6 +201,7 @@ class EmulatorProcess:
         self.attempt_timeout = attempt_timeout
         self.port = 0
         self.proc: subprocess.Popen[str] | None = None
+        self._drain: threading.Thread | None = None
         self.starts = 0
 
     @property
@@ -222,9 +226,11 @@ class EmulatorProcess:
                 if line.startswith("gcbridge emulator ready on "):
                     self.port = int(line.rsplit(":", 1)[1])
                     self.starts += 1
-                    threading.Thread(target=self.proc.stdout.read, daemon=True).start()
+                    self._drain = threading.Thread(target=self.proc.stdout.read, daemon=True)
+                    self._drain.start()
                     return
             self.proc.wait()
+            self.proc.stdout.close()
             text = "".join(output)
             # The killed process's port can linger for a moment: try again.
             if "bind_failed" in text and time.monotonic() < deadline:
@@ -237,6 +243,14 @@ class EmulatorProcess:
         if self.proc is not None and self.proc.poll() is None:
             os.kill(self.proc.pid, signal.SIGKILL)
             self.proc.wait(10)
+        self._close_pipe()
+
+    def _close_pipe(self) -> None:
+        if self._drain is not None:
+            self._drain.join(10)  # the pipe is at EOF once the process is gone
+            self._drain = None
+        if self.proc is not None and self.proc.stdout is not None:
+            self.proc.stdout.close()
 
     def stop(self) -> None:
         """SIGTERM and wait (clean shutdown)."""
@@ -247,6 +261,7 @@ class EmulatorProcess:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait(10)
+        self._close_pipe()
 
     @property
     def db_path(self) -> Path:
