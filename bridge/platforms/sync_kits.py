@@ -86,7 +86,9 @@ def generated_files(source: Path = SOURCE) -> dict[Path, bytes]:
     android = PLATFORMS / "android" / "gccomments" / "src" / "main"
     return {
         PLATFORMS / "ios" / "GcComments" / "gc-bridge.js": data,
-        PLATFORMS / "ios" / "GcComments" / "GcBridgePin.swift": _swift_pin(version, sha256).encode(),
+        PLATFORMS / "ios" / "GcComments" / "GcBridgePin.swift": _swift_pin(
+            version, sha256
+        ).encode(),
         android / "assets" / "gc-bridge.js": data,
         android / "java" / "dev" / "gcbridge" / "comments" / "GcBridgePin.kt": _kotlin_pin(
             version, sha256
@@ -108,7 +110,9 @@ def stale_files(source: Path = SOURCE) -> list[Path]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--check", action="store_true", help="only report stale files; exit 1 if any")
+    parser.add_argument(
+        "--check", action="store_true", help="only report stale files; exit 1 if any"
+    )
     args = parser.parse_args(argv)
     stale = stale_files()
     if args.check:
