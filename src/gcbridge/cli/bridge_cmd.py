@@ -17,14 +17,34 @@ __all__ = ["register"]
 def register(parser: argparse.ArgumentParser) -> None:
     """Add ``--print`` / ``--version`` / ``--sha256`` / ``--path`` (one at most)."""
     what = parser.add_mutually_exclusive_group()
-    what.add_argument("--print", dest="show", action="store_const", const="print",
-                      help="write the script itself to stdout, byte for byte (copy it into an app)")
-    what.add_argument("--version", dest="show", action="store_const", const="version",
-                      help="print the script's version (semver, from `var VERSION`)")
-    what.add_argument("--sha256", dest="show", action="store_const", const="sha256",
-                      help="print the sha256 of the script's bytes (64 hex), to pin a copy")
-    what.add_argument("--path", dest="show", action="store_const", const="path",
-                      help="print where the shipped script lives")
+    what.add_argument(
+        "--print",
+        dest="show",
+        action="store_const",
+        const="print",
+        help="write the script itself to stdout, byte for byte (copy it into an app)",
+    )
+    what.add_argument(
+        "--version",
+        dest="show",
+        action="store_const",
+        const="version",
+        help="print the script's version (semver, from `var VERSION`)",
+    )
+    what.add_argument(
+        "--sha256",
+        dest="show",
+        action="store_const",
+        const="sha256",
+        help="print the sha256 of the script's bytes (64 hex), to pin a copy",
+    )
+    what.add_argument(
+        "--path",
+        dest="show",
+        action="store_const",
+        const="path",
+        help="print where the shipped script lives",
+    )
     parser.set_defaults(func=run, show=None)
 
 
