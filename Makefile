@@ -41,5 +41,9 @@ bench: setup
 	@$(PY) -m pip install -q -e ".[dev,bench]"
 	$(PY) bench/run.py
 
+kits-check: venv
+	$(PY) bridge/platforms/sync_kits.py --check
+	$(PY) -m pytest tests/bridge -q -k kit
+
 clean:
 	rm -rf $(VENV) .gcbridge build dist
