@@ -324,20 +324,19 @@ def test_if_the_outbox_write_fails_the_comment_is_not_written(
     monkeypatch.setattr(journal, "enqueue_event", broken)
     with emu.db.read() as conn:
         before = conn.execute("SELECT COUNT(*) FROM comments").fetchone()[0]
-    assert _post(emu.http, token, uid, "lost").status_code == 500
-    assert (
-        emu.http.patch(
+    # A fresh connection per failing request: the server drops the connection
+    # after an unhandled error, and a reused keep-alive connection could race it.
+    with httpx.Client(base_url=emu.url, headers={"Connection": "close"}) as once:
+        assert _post(once, token, uid, "lost").status_code == 500
+        edit = once.patch(
             f"/api/pub/comments/{kept['id']}", json={"content": "lost"}, headers=bearer(token)
-        ).status_code
-        == 500
-    )
-    assert (
-        emu.http.post(
+        )
+        assert edit.status_code == 500
+        refuse = once.post(
             f"/api/moderation/comments/{kept['id']}/refuse",
             headers=bearer(EXAMPLE_SITE.account_token),
-        ).status_code
-        == 500
-    )
+        )
+        assert refuse.status_code == 500
     with emu.db.read() as conn:
         assert conn.execute("SELECT COUNT(*) FROM comments").fetchone()[0] == before
         row = conn.execute(
