@@ -13,7 +13,7 @@ __all__ = ["register", "run"]
 
 def register(parser: argparse.ArgumentParser) -> None:
     """Register the sub-command's arguments."""
-    from gcbridge.demo.stack import DEFAULT_PORT
+    from gcbridge.demo.defaults import DEFAULT_PORT
 
     parser.add_argument(
         "--headless",

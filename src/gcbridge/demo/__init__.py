@@ -10,7 +10,19 @@ same scripted flow (:mod:`.flow`)::
     gcbridge demo --headless --exit-after-flow    # CI: exit 0 only if every step happened
 """
 
+from typing import Any
+
 from gcbridge.demo.errors import DemoError, NoGuiBackend
-from gcbridge.demo.runner import DemoOptions, choose_mode, run_demo
+
 
 __all__ = ["DemoError", "DemoOptions", "NoGuiBackend", "choose_mode", "run_demo"]
+
+
+def __getattr__(name: str) -> Any:
+    # The runner pulls in FastAPI and uvicorn; import it only when asked for, so
+    # that ``gcbridge --help`` and the SDK commands stay light.
+    if name in {"DemoOptions", "choose_mode", "run_demo"}:
+        from gcbridge.demo import runner
+
+        return getattr(runner, name)
+    raise AttributeError(name)

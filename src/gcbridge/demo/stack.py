@@ -17,12 +17,12 @@ from typing import Any
 from urllib.parse import urlencode
 
 from gcbridge.demo.backend import ReceiverState, create_backend_app
+from gcbridge.demo.defaults import DEFAULT_PORT
 from gcbridge.demo.errors import DemoError
 from gcbridge.demo.timeline import Timeline
 
 __all__ = ["DemoStack", "Article", "ARTICLE", "DEFAULT_PORT"]
 
-DEFAULT_PORT = 8470
 WEBHOOK_EVENTS = ["comment.created", "comment.updated", "comment.approved", "comment.deleted"]
 
 
