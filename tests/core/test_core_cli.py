@@ -41,7 +41,9 @@ def test_no_command_prints_usage_and_fails(capsys):
 
 
 def test_console_script_module_runs():
-    out = subprocess.run([sys.executable, "-m", "gcbridge", "--version"], capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [sys.executable, "-m", "gcbridge", "--version"], capture_output=True, text=True, check=True
+    )
     assert out.stdout.startswith("gcbridge ")
 
 

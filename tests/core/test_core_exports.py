@@ -38,7 +38,9 @@ def test_error_trees_root_at_gcbridge_error(name):
     from gcbridge.errors import GcBridgeError
 
     module = importlib.import_module(name)
-    errors = [getattr(module, a) for a in module.__all__ if a.endswith("Error") or a.startswith("Sso")]
+    errors = [
+        getattr(module, a) for a in module.__all__ if a.endswith("Error") or a.startswith("Sso")
+    ]
     errors = [e for e in errors if inspect.isclass(e) and issubclass(e, Exception)]
     assert errors
     for err in errors:

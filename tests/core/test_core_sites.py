@@ -7,7 +7,7 @@ from gcbridge.emulator.settings import DEFAULT_RETRY_SCHEDULE, Settings, parse_r
 from gcbridge.emulator.sites import Sites, load_or_create_demo_site, load_sites
 from gcbridge.emulator.testing import EXAMPLE_SITE
 
-CONTRACT_EXAMPLE = '''
+CONTRACT_EXAMPLE = """
 [[site]]
 shortname = "demo"                      # service_id / website_id in gc_url
 website_id = "5f1c0ffee0ddba11c0ffee00" # 24 hex, used by the webhook routes
@@ -16,7 +16,7 @@ sso_secret = "sso-secret"               # signs ssoData
 account_token = "acct-token"            # Authorization: Bearer <account_token>
 site_key_id = "sk_demo"                 # server-to-server site-key signature
 site_key_secret = "site-key-secret"
-'''
+"""
 
 
 def test_contract_sites_file_loads(tmp_path):

@@ -14,7 +14,6 @@ from typing import Any
 
 from gcbridge.demo.errors import DemoError, NoGuiBackend
 
-
 __all__ = ["DemoError", "DemoOptions", "NoGuiBackend", "choose_mode", "run_demo"]
 
 
