@@ -86,18 +86,17 @@ def test_a_call_never_gets_more_than_six_attempts(
 
 @seed(SEED)
 @FUZZ
-@given(value=st.text(alphabet=st.characters(min_codepoint=32, max_codepoint=126), max_size=80),
+@given(value=st.text(max_size=80) | st.text(alphabet="0123456789", min_size=300, max_size=500),
        now=st.floats(min_value=0, max_value=4e9))
 def test_parse_retry_after_never_raises(value: str, now: float) -> None:
     seconds = parse_retry_after(value, now)
     assert seconds is None or (seconds >= 0 and not math.isnan(seconds))
 
 
-# Found by the fuzzer above with a full Unicode alphabet: a receiver's header is
-# decoded as latin-1, so "\xb2" (superscript two, str.isdigit() but not int())
-# and a 400-digit number (float overflow) reach the parser. Both raise today,
-# which turns a retryable 503 into a failed call ("internal_error").
-@pytest.mark.xfail(strict=True, reason="parse_retry_after raises on these (reported to the lead)")
+# Found by this suite's fuzzing with a full Unicode alphabet: a receiver's header
+# is decoded as latin-1, so "\xb2" (superscript two: str.isdigit() but not int())
+# and a 400-digit number (float overflow) reach the parser; they once raised,
+# which turned a retryable 503 into a failed call.
 @pytest.mark.parametrize("value", ["\xb2", "9" * 400])
 def test_parse_retry_after_odd_digits(value: str) -> None:
     seconds = parse_retry_after(value, NOW)

@@ -14,6 +14,7 @@ import asyncio
 import random
 import time
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import httpx
@@ -93,7 +94,9 @@ def test_emulator_under_mixed_load(tmp_path: Path) -> None:
             r.raise_for_status()
             receiver.secret = r.json()["secret"]
 
-            counts, failures, posted = asyncio.run(_generate(emu.url))
+            # Its own thread and loop: a browser test before this one may leave a loop running here.
+            with ThreadPoolExecutor(1) as pool:
+                counts, failures, posted = pool.submit(lambda: asyncio.run(_generate(emu.url))).result()
             print(f"load: {dict(counts)}, {posted} comments, {len(failures)} failures")
             assert failures == []
             assert min(counts.values()) > 0 and len(counts) == 3
