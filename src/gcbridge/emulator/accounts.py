@@ -43,7 +43,7 @@ from gcbridge.emulator.store import (
 )
 from gcbridge.emulator.validate import invalid
 
-__all__ = ["router", "bearer_token", "require_user"]
+__all__ = ["router", "bearer_token", "require_user", "default_avatar"]
 
 router = APIRouter(tags=["accounts"])
 

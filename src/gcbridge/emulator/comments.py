@@ -42,11 +42,9 @@ from gcbridge.emulator.validate import (
     invalid,
 )
 
-__all__ = ["router", "EVENT_TYPES"]
+__all__ = ["router"]
 
 router = APIRouter(tags=["comments"])
-
-EVENT_TYPES = ("comment.created", "comment.updated", "comment.approved", "comment.deleted")
 
 
 class NewComment(BaseModel):

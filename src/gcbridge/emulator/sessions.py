@@ -31,7 +31,14 @@ from gcbridge.emulator.db import Database
 from gcbridge.emulator.errors import EmulatorError
 from gcbridge.emulator.store import get_user, new_id
 
-__all__ = ["SessionError", "SessionStore", "load_or_create_key", "KEY_FILE", "MAX_TOKEN_LENGTH"]
+__all__ = [
+    "SessionError",
+    "SessionStore",
+    "load_or_create_key",
+    "session_store",
+    "KEY_FILE",
+    "MAX_TOKEN_LENGTH",
+]
 
 KEY_FILE = "session.key"
 MAX_TOKEN_LENGTH = 512
