@@ -52,7 +52,7 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Handler of ``gcbridge demo``."""
-    from gcbridge.demo import DemoOptions, run_demo
+    from gcbridge.demo.runner import DemoOptions, run_demo
 
     return run_demo(
         DemoOptions(

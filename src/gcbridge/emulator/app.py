@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import httpx
 from fastapi import FastAPI, Request
@@ -27,6 +28,9 @@ from gcbridge.emulator.db import Database
 from gcbridge.emulator.errors import ApiError
 from gcbridge.emulator.settings import Settings
 
+if TYPE_CHECKING:
+    from gcbridge.emulator.dispatcher import Dispatcher
+
 __all__ = ["create_app", "EmulatorState", "state_of"]
 
 
@@ -37,7 +41,7 @@ class EmulatorState:
     settings: Settings
     db: Database
     clock: Clock
-    dispatcher: "Dispatcher"  # noqa: F821  (imported lazily below)
+    dispatcher: Dispatcher
 
 
 def state_of(request: Request) -> EmulatorState:

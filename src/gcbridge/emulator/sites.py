@@ -11,7 +11,7 @@ import json
 import re
 import secrets
 import tomllib
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -86,7 +86,7 @@ class Sites:
             for attr in ("shortname", "website_id", "sso_public_key", "site_key_id")
         }
 
-    def __iter__(self):  # type: ignore[no-untyped-def]
+    def __iter__(self) -> Iterator[Site]:
         return iter(self._all)
 
     def __len__(self) -> int:

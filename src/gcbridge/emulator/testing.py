@@ -56,7 +56,8 @@ class RunningEmulator:
     @property
     def site(self) -> Site:
         """The first site (the only one unless several were given)."""
-        return next(iter(self.settings.sites))
+        first: Site = next(iter(self.settings.sites))
+        return first
 
     @property
     def state(self) -> Any:
