@@ -73,7 +73,11 @@ class Measure:
         if self.goal_value is not None:
             if self.ours is None:
                 return None
-            return self.ours >= self.goal_value if self.higher_is_better else self.ours <= self.goal_value
+            return (
+                self.ours >= self.goal_value
+                if self.higher_is_better
+                else self.ours <= self.goal_value
+            )
         return None
 
     def to_json(self) -> dict[str, Any]:
@@ -126,9 +130,7 @@ def time_rounds(fn: Callable[[], Any], *, rounds: int, warmup: int = 1) -> list[
     return out
 
 
-def median_rate(
-    fns: dict[str, Callable[[], Any]], ops: int, *, rounds: int
-) -> dict[str, float]:
+def median_rate(fns: dict[str, Callable[[], Any]], ops: int, *, rounds: int) -> dict[str, float]:
     """Operations per second (median over rounds) of each function; rounds interleave them.
 
     Interleaving (a, b, c, a, b, c, ...) spreads frequency scaling and noisy

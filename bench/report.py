@@ -1,3 +1,4 @@
+# ruff: noqa: E501  (report prose and SQL read better unbroken)
 """Render the results of ``bench/run.py`` (the JSON data) as bench/results.md."""
 
 from __future__ import annotations

@@ -24,7 +24,9 @@ from benchlib import Measure, Row, Skipped, median_rate
 
 TITLE = "ssoData issue + verify per second"
 
-SECRET = "sso-secret-for-benchmarks-0123456789abcdef"  # >= 32 bytes: PyJWT warns on short HS256 keys
+SECRET = (
+    "sso-secret-for-benchmarks-0123456789abcdef"  # >= 32 bytes: PyJWT warns on short HS256 keys
+)
 USER: dict[str, Any] = {
     "id": "user-42",
     "username": "alice",
@@ -42,7 +44,9 @@ def floor_issue(secret: bytes, user: dict[str, Any], now: float) -> str:
     return f"{message} {sig} {ts}"
 
 
-def floor_verify(secret: bytes, token: str, now: float, max_age: int = 300, leeway: int = 30) -> dict[str, Any]:
+def floor_verify(
+    secret: bytes, token: str, now: float, max_age: int = 300, leeway: int = 30
+) -> dict[str, Any]:
     """Check a "gc" ssoData with nothing but the stdlib (raises ValueError)."""
     parts = token.split(" ")
     if len(parts) != 3 or not parts[2].isdigit():
@@ -58,7 +62,9 @@ def floor_verify(secret: bytes, token: str, now: float, max_age: int = 300, leew
         user = json.loads(base64.b64decode(message, validate=True))
     except (binascii.Error, ValueError) as exc:
         raise ValueError("payload") from exc
-    if not isinstance(user, dict) or not all(isinstance(user.get(k), str) for k in ("id", "username", "email")):
+    if not isinstance(user, dict) or not all(
+        isinstance(user.get(k), str) for k in ("id", "username", "email")
+    ):
         raise ValueError("payload")
     return user
 
@@ -100,12 +106,30 @@ def run(quick: bool) -> Row:
 
     rates = median_rate({"ours": ours, "floor": floor, "pyjwt": pyjwt}, n, rounds=rounds)
     row.measures.append(
-        Measure("issue + verify vs stdlib floor", "ops/s", rates["ours"], rates["floor"], "bare hmac/base64/json",
-                goal=">= 0.8x", goal_ratio=0.8, rounds=rounds)
+        Measure(
+            "issue + verify vs stdlib floor",
+            "ops/s",
+            rates["ours"],
+            rates["floor"],
+            "bare hmac/base64/json",
+            goal=">= 0.8x",
+            goal_ratio=0.8,
+            rounds=rounds,
+        )
     )
     row.measures.append(
-        Measure("issue + verify vs PyJWT HS256", "ops/s", rates["ours"], rates["pyjwt"], "PyJWT encode+decode",
-                goal=">= 1.5x", goal_ratio=1.5, rounds=rounds)
+        Measure(
+            "issue + verify vs PyJWT HS256",
+            "ops/s",
+            rates["ours"],
+            rates["pyjwt"],
+            "PyJWT encode+decode",
+            goal=">= 1.5x",
+            goal_ratio=1.5,
+            rounds=rounds,
+        )
     )
-    row.notes.append(f"{n} issue+verify pairs per round, median of {rounds} interleaved rounds, one core.")
+    row.notes.append(
+        f"{n} issue+verify pairs per round, median of {rounds} interleaved rounds, one core."
+    )
     return row

@@ -1,3 +1,4 @@
+# ruff: noqa: E501  (report prose and SQL read better unbroken)
 """Row 5: the harness and bridge.js.
 
 - Wall time of the whole scenario matrix (``pytest --pyargs gcbridge_harness.scenarios``
@@ -69,10 +70,15 @@ def _forwarding(bridge_text: str, n: int, rounds: int) -> dict[str, float]:
             page = browser.new_context().new_page()
             errors: list[Any] = []
             page.on("pageerror", lambda err: errors.append(err))
-            page.route(f"{ORIGIN}/**", lambda route: route.fulfill(status=200, body=PAGE, content_type="text/html"))
+            page.route(
+                f"{ORIGIN}/**",
+                lambda route: route.fulfill(status=200, body=PAGE, content_type="text/html"),
+            )
             setups = {
                 "bridge": lambda: (
-                    page.evaluate(f"() => {{ {SINK} window.gcBridgeConfig = {{transport: window.__sink}}; }}"),
+                    page.evaluate(
+                        f"() => {{ {SINK} window.gcBridgeConfig = {{transport: window.__sink}}; }}"
+                    ),
                     page.add_script_tag(content=bridge_text),
                 ),
                 "bare": lambda: page.evaluate(f"() => {{ {SINK} {BARE_LISTENER} }}"),
@@ -97,14 +103,27 @@ _PARAM = re.compile(r"^(?P<test>[^\[]+)(?:\[(?P<param>.*)\])?$")
 def _matrix(row: Row) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         report = Path(tmp) / "junit.xml"
-        cmd = [sys.executable, "-m", "pytest", "--pyargs", "gcbridge_harness.scenarios", "-q",
-               "-p", "no:cacheprovider", f"--junitxml={report}", "-o", "junit_family=xunit2"]
+        cmd = [
+            sys.executable,
+            "-m",
+            "pytest",
+            "--pyargs",
+            "gcbridge_harness.scenarios",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            f"--junitxml={report}",
+            "-o",
+            "junit_family=xunit2",
+        ]
         t0 = time.perf_counter()
         proc = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=900)
         wall = time.perf_counter() - t0
         if not report.exists() or proc.returncode in (4, 5):
             tail = (proc.stdout + proc.stderr).strip().splitlines()[-1:] or ["no output"]
-            row.notes.append(f"Scenario matrix not measured: pytest exit {proc.returncode} ({tail[0]}).")
+            row.notes.append(
+                f"Scenario matrix not measured: pytest exit {proc.returncode} ({tail[0]})."
+            )
             return
         cases = ET.parse(report).getroot().iter("testcase")
         per: dict[str, dict[str, float]] = defaultdict(dict)
@@ -112,19 +131,37 @@ def _matrix(row: Row) -> None:
         for case in cases:
             match = _PARAM.match(case.get("name", ""))
             assert match is not None
-            outcome = "failed" if case.find("failure") is not None or case.find("error") is not None else (
-                "skipped" if case.find("skipped") is not None else "passed")
+            outcome = (
+                "failed"
+                if case.find("failure") is not None or case.find("error") is not None
+                else ("skipped" if case.find("skipped") is not None else "passed")
+            )
             outcomes[outcome] += 1
             per[match["test"]][match["param"] or "-"] = float(case.get("time", 0))
     count = sum(outcomes.values())
-    row.measures.append(Measure("scenario matrix wall time", "s", wall, higher_is_better=False,
-                                note=f"{count} tests: {dict(outcomes)}"))
-    row.measures.append(Measure("mean cost per test", "s", sum(sum(v.values()) for v in per.values()) / max(count, 1),
-                                higher_is_better=False))
+    row.measures.append(
+        Measure(
+            "scenario matrix wall time",
+            "s",
+            wall,
+            higher_is_better=False,
+            note=f"{count} tests: {dict(outcomes)}",
+        )
+    )
+    row.measures.append(
+        Measure(
+            "mean cost per test",
+            "s",
+            sum(sum(v.values()) for v in per.values()) / max(count, 1),
+            higher_is_better=False,
+        )
+    )
     params = sorted({p for v in per.values() for p in v})
     row.extra["matrix"] = {"wall_s": wall, "outcomes": dict(outcomes), "seconds": per}
-    row.notes.append(f"Scenario matrix: {count} tests {dict(outcomes)} in {wall:.1f} s wall (pytest start-up and "
-                     "browser launch included). Seconds per scenario per injection point in the table below.")
+    row.notes.append(
+        f"Scenario matrix: {count} tests {dict(outcomes)} in {wall:.1f} s wall (pytest start-up and "
+        "browser launch included). Seconds per scenario per injection point in the table below."
+    )
     head = "| scenario | " + " | ".join(params) + " |"
     lines = [head, "|---|" + "---:|" * len(params)]
     for test, by_param in sorted(per.items()):
@@ -140,14 +177,26 @@ def run(quick: bool) -> Row:
     row = Row(number=5, title=TITLE)
     data = script().text.encode("utf-8")
     row.measures.append(Measure("bridge.js size, raw", "bytes", len(data), higher_is_better=False))
-    row.measures.append(Measure("bridge.js size, gzip -9", "bytes", len(gzip.compress(data, 9)),
-                                higher_is_better=False))
+    row.measures.append(
+        Measure(
+            "bridge.js size, gzip -9", "bytes", len(gzip.compress(data, 9)), higher_is_better=False
+        )
+    )
 
     n = 10_000
     rounds = 3 if quick else 7
     ms = _forwarding(data.decode("utf-8"), n, rounds)
-    row.measures.append(Measure(f"forward {n:,} messages", "ms", ms["bridge"], ms["bare"], "bare listener",
-                                higher_is_better=False, rounds=rounds))
+    row.measures.append(
+        Measure(
+            f"forward {n:,} messages",
+            "ms",
+            ms["bridge"],
+            ms["bare"],
+            "bare listener",
+            higher_is_better=False,
+            rounds=rounds,
+        )
+    )
     row.notes.append(
         f"Forwarding: {n:,} window.postMessage calls of a named JSON string, timed in-page until the "
         f"transport received the last one; median of {rounds} rounds on fresh pages, headless Chromium. "

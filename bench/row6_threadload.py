@@ -1,3 +1,4 @@
+# ruff: noqa: E501  (report prose and SQL read better unbroken)
 """Row 6: emulator thread-load, requests/s and p99 under a loopback load generator.
 
 Ours: ``gcbridge emulator`` (the real CLI, one process, SQLite upsert of the
@@ -40,14 +41,16 @@ site_key_id = "sk_bench"
 site_key_secret = "site-key-secret"
 """
 
-QUERY = urlencode({
-    "service_id": "bench",
-    "url": "https://news.example.com/articles/42?x=1",
-    "uid": "article-42",
-    "page_title": "An article about benchmarks",
-    "inapp": "true",
-    "redirect": "true",
-})
+QUERY = urlencode(
+    {
+        "service_id": "bench",
+        "url": "https://news.example.com/articles/42?x=1",
+        "uid": "article-42",
+        "page_title": "An article about benchmarks",
+        "inapp": "true",
+        "redirect": "true",
+    }
+)
 PATH = "/api/pub/thread-load/?" + QUERY
 CONNECTIONS = 16
 
@@ -60,7 +63,10 @@ def _wrk(url: str, seconds: float) -> tuple[float, float, float, int]:
     """(requests/s, p50 ms, p99 ms, non-2xx or socket errors) from one wrk run."""
     out = subprocess.run(
         ["wrk", "-t1", f"-c{CONNECTIONS}", f"-d{seconds:.0f}s", "--latency", url],
-        capture_output=True, text=True, timeout=seconds + 60, check=True,
+        capture_output=True,
+        text=True,
+        timeout=seconds + 60,
+        check=True,
     ).stdout
     rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))  # type: ignore[union-attr]
     lat = dict(re.findall(r"^\s+(50|99)%\s+([\d.]+\w+)", out, re.MULTILINE))
@@ -81,6 +87,7 @@ def _httpx_load(url: str, seconds: float) -> tuple[float, float, float, int]:
         deadline = time.perf_counter() + seconds
         limits = httpx.Limits(max_connections=CONNECTIONS, max_keepalive_connections=CONNECTIONS)
         async with httpx.AsyncClient(limits=limits, timeout=10) as client:
+
             async def worker() -> None:
                 nonlocal errors
                 while time.perf_counter() < deadline:
@@ -96,7 +103,12 @@ def _httpx_load(url: str, seconds: float) -> tuple[float, float, float, int]:
             t0 = time.perf_counter()
             await asyncio.gather(*(worker() for _ in range(CONNECTIONS)))
             elapsed = time.perf_counter() - t0
-        return len(latencies) / elapsed, percentile(latencies, 50), percentile(latencies, 99), errors
+        return (
+            len(latencies) / elapsed,
+            percentile(latencies, 50),
+            percentile(latencies, 99),
+            errors,
+        )
 
     return asyncio.run(main())
 
@@ -107,18 +119,32 @@ def run(quick: bool) -> Row:
     use_wrk = shutil.which("wrk") is not None
     load = _wrk if use_wrk else _httpx_load
     if not use_wrk:
-        print("    hint: `apt-get install wrk` for a load generator that is not itself the bottleneck")
+        print(
+            "    hint: `apt-get install wrk` for a load generator that is not itself the bottleneck"
+        )
     seconds = 3.0 if quick else 5.0
     rounds = 2 if quick else 3
     with tempfile.TemporaryDirectory() as tmp:
         sites = Path(tmp) / "sites.toml"
         sites.write_text(SITES, encoding="utf-8")
         emu_url, emu = start(
-            [sys.executable, "-m", "gcbridge", "emulator", "--port", "0", "--data-dir", str(Path(tmp) / "data"),
-             "--sites", str(sites)],
+            [
+                sys.executable,
+                "-m",
+                "gcbridge",
+                "emulator",
+                "--port",
+                "0",
+                "--data-dir",
+                str(Path(tmp) / "data"),
+                "--sites",
+                str(sites),
+            ],
             ready_prefix="gcbridge emulator ready on",
         )
-        floor_url, floor = start([sys.executable, str(BENCH_DIR / "servers.py"), "floor"], ready_prefix="ready on")
+        floor_url, floor = start(
+            [sys.executable, str(BENCH_DIR / "servers.py"), "floor"], ready_prefix="ready on"
+        )
         try:
             import httpx
 
@@ -144,18 +170,46 @@ def run(quick: bool) -> Row:
         return statistics.median(r[i] for r in results[name])
 
     errors = {k: sum(r[3] for r in v) for k, v in results.items()}
-    row.measures.append(Measure("thread-load throughput", "req/s", med("ours", 0), med("floor", 0),
-                                "bare FastAPI route", rounds=rounds))
-    row.measures.append(Measure("thread-load p50 latency", "ms", med("ours", 1), med("floor", 1),
-                                "bare FastAPI route", higher_is_better=False, rounds=rounds))
-    row.measures.append(Measure("thread-load p99 latency", "ms", med("ours", 2), med("floor", 2),
-                                "bare FastAPI route", higher_is_better=False, rounds=rounds))
+    row.measures.append(
+        Measure(
+            "thread-load throughput",
+            "req/s",
+            med("ours", 0),
+            med("floor", 0),
+            "bare FastAPI route",
+            rounds=rounds,
+        )
+    )
+    row.measures.append(
+        Measure(
+            "thread-load p50 latency",
+            "ms",
+            med("ours", 1),
+            med("floor", 1),
+            "bare FastAPI route",
+            higher_is_better=False,
+            rounds=rounds,
+        )
+    )
+    row.measures.append(
+        Measure(
+            "thread-load p99 latency",
+            "ms",
+            med("ours", 2),
+            med("floor", 2),
+            "bare FastAPI route",
+            higher_is_better=False,
+            rounds=rounds,
+        )
+    )
     generator = "wrk -t1 -c16" if use_wrk else "httpx async generator, 16 connections"
     row.notes.append(
         f"Load generator: {generator}, {seconds:.0f} s per round, median of {rounds} interleaved rounds; "
         f"the server and the generator share the machine's cores. Errors (non-2xx or socket): "
         f"ours {errors['ours']}, floor {errors['floor']}."
     )
-    row.notes.append("Every emulator request runs a SQLite upsert of the thread (BEGIN IMMEDIATE/COMMIT, WAL) "
-                     "in the thread pool; the floor has no database.")
+    row.notes.append(
+        "Every emulator request runs a SQLite upsert of the thread (BEGIN IMMEDIATE/COMMIT, WAL) "
+        "in the thread pool; the floor has no database."
+    )
     return row

@@ -1,3 +1,4 @@
+# ruff: noqa: E501  (report prose and SQL read better unbroken)
 """``make bench``: run every benchmark row of issue #6, write bench/results.md and results.json.
 
     python bench/run.py                 # all rows, a few minutes on 2 cores
@@ -52,8 +53,12 @@ def _run_row(number: int, quick: bool) -> Row:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the selected rows and write the results; 1 if a row crashed."""
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--rows", default=",".join(map(str, ROWS)), help="comma-separated row numbers")
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--rows", default=",".join(map(str, ROWS)), help="comma-separated row numbers"
+    )
     parser.add_argument("--quick", action="store_true", help="smaller N, fewer rounds")
     parser.add_argument("--out", default=str(BENCH_DIR), help="directory for results.md/.json")
     args = parser.parse_args(argv)
@@ -72,7 +77,9 @@ def main(argv: list[str] | None = None) -> int:
         for m in row.measures:
             ratio = f"{m.ratio:.2f}x" if m.ratio is not None else "-"
             verdict = {True: "goal met", False: "GOAL MISSED", None: ""}[m.met]
-            print(f"    {m.name}: ours {m.ours} {m.unit}, baseline {m.baseline}, {ratio} {m.goal} {verdict}")
+            print(
+                f"    {m.name}: ours {m.ours} {m.unit}, baseline {m.baseline}, {ratio} {m.goal} {verdict}"
+            )
         print(f"    ({row.seconds:.1f} s)", flush=True)
     total = time.perf_counter() - started
 

@@ -7,7 +7,6 @@ Each binds 127.0.0.1 on a free port and prints ``ready on http://HOST:PORT``.
 :func:`start` runs one and returns its URL and process.
 """
 
-
 import json
 import subprocess
 import sys
@@ -40,8 +39,13 @@ def receiver_app() -> Any:
 
     async def respond(send: Any, status: int, payload: Any) -> None:
         body = json.dumps(payload).encode()
-        await send({"type": "http.response.start", "status": status,
-                    "headers": [(b"content-type", b"application/json")]})
+        await send(
+            {
+                "type": "http.response.start",
+                "status": status,
+                "headers": [(b"content-type", b"application/json")],
+            }
+        )
         await send({"type": "http.response.body", "body": body})
 
     async def app(scope: Any, receive: Any, send: Any) -> None:
@@ -82,11 +86,24 @@ def floor_app() -> Any:
     @app.get("/api/pub/thread-load/")
     async def thread_load(request: Request) -> dict[str, str]:
         q = request.query_params
-        missing = [k for k in ("service_id", "url", "uid", "page_title", "inapp", "redirect") if not q.get(k)]
+        missing = [
+            k
+            for k in ("service_id", "url", "uid", "page_title", "inapp", "redirect")
+            if not q.get(k)
+        ]
         if missing:
             raise HTTPException(400, f"missing {missing}")
-        query = urlencode({"website_id": q["service_id"], "url": q["url"], "uid": q["uid"],
-                           "page_title": q["page_title"], "inapp": "true"}, quote_via=quote, safe="")
+        query = urlencode(
+            {
+                "website_id": q["service_id"],
+                "url": q["url"],
+                "uid": q["uid"],
+                "page_title": q["page_title"],
+                "inapp": "true",
+            },
+            quote_via=quote,
+            safe="",
+        )
         return {"gc_url": f"http://127.0.0.1/widget/?{query}"}
 
     return app
@@ -103,7 +120,9 @@ def _serve(kind: str) -> None:
     app = receiver_app() if kind == "receiver" else floor_app()
     sock = bind_socket("127.0.0.1", 0)
     port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off"))
+    server = uvicorn.Server(
+        uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off")
+    )
 
     async def serve() -> None:
         task = asyncio.ensure_future(server.serve(sockets=[sock]))
@@ -115,7 +134,9 @@ def _serve(kind: str) -> None:
     asyncio.run(serve())
 
 
-def start(argv: list[str], *, ready_prefix: str, timeout: float = 60.0) -> tuple[str, subprocess.Popen[str]]:
+def start(
+    argv: list[str], *, ready_prefix: str, timeout: float = 60.0
+) -> tuple[str, subprocess.Popen[str]]:
     """Start ``argv`` (a server printing ``<ready_prefix> URL``); returns (URL, process)."""
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     deadline = time.monotonic() + timeout

@@ -137,7 +137,12 @@ class FaultReceiver:
                     k, v = line.split(":", 1)
                     headers[k.strip().lower()] = v.strip()
             body = await reader.readexactly(int(headers.get("content-length", "0")))
-        except (asyncio.IncompleteReadError, asyncio.LimitOverrunError, ConnectionError, ValueError):
+        except (
+            asyncio.IncompleteReadError,
+            asyncio.LimitOverrunError,
+            ConnectionError,
+            ValueError,
+        ):
             writer.close()
             return
         ok = True
@@ -146,8 +151,14 @@ class FaultReceiver:
         except WebhookVerificationError:
             ok = False
         action = self.behaviour(body, headers)
-        hit = Hit(headers.get("x-webhook-delivery-id", ""), int(headers.get("x-webhook-retry-count", "-1")),
-                  body, ok, action, time.time())
+        hit = Hit(
+            headers.get("x-webhook-delivery-id", ""),
+            int(headers.get("x-webhook-retry-count", "-1")),
+            body,
+            ok,
+            action,
+            time.time(),
+        )
         with self._lock:
             self.hits.append(hit)
         try:
@@ -162,7 +173,8 @@ class FaultReceiver:
                     await asyncio.sleep(action.delay)
                 extra = "".join(f"{k}: {v}\r\n" for k, v in action.headers)
                 writer.write(
-                    f"HTTP/1.1 {action.status} X\r\nContent-Length: 2\r\nConnection: close\r\n{extra}\r\nok".encode()
+                    f"HTTP/1.1 {action.status} X\r\nContent-Length: 2\r\n"
+                    f"Connection: close\r\n{extra}\r\nok".encode()
                 )
                 await writer.drain()
         except (ConnectionError, asyncio.CancelledError):
@@ -178,7 +190,9 @@ async def _cancel_others() -> None:
     await asyncio.gather(*tasks, return_exceptions=True)
 
 
-def wait_until(predicate: Callable[[], Any], *, timeout: float, interval: float = 0.05, what: str = "") -> Any:
+def wait_until(
+    predicate: Callable[[], Any], *, timeout: float, interval: float = 0.05, what: str = ""
+) -> Any:
     """Poll ``predicate`` until truthy (returns its value) or fail after ``timeout`` seconds."""
     deadline = time.monotonic() + timeout
     while True:
@@ -191,9 +205,11 @@ def wait_until(predicate: Callable[[], Any], *, timeout: float, interval: float 
 
 
 class EmulatorProcess:
-    """``gcbridge emulator`` as a child process on a fixed data dir (and port, after the first start)."""
+    """``gcbridge emulator`` as a child process on a fixed data dir (and, once started, port)."""
 
-    def __init__(self, data_dir: Path, *, retry_schedule: str, attempt_timeout: float = 2.0) -> None:
+    def __init__(
+        self, data_dir: Path, *, retry_schedule: str, attempt_timeout: float = 2.0
+    ) -> None:
         self.data_dir = data_dir
         self.sites = data_dir.parent / f"{data_dir.name}-sites.toml"
         self.sites.write_text(SITES_TOML, encoding="utf-8")
@@ -211,14 +227,29 @@ class EmulatorProcess:
 
     def start(self, timeout: float = 60.0) -> None:
         """Start (same port as before, if any) and wait for the ready line."""
-        argv = [sys.executable, "-m", "gcbridge", "emulator", "--port", str(self.port),
-                "--data-dir", str(self.data_dir), "--sites", str(self.sites),
-                "--retry-schedule", self.retry_schedule, "--attempt-timeout", str(self.attempt_timeout),
-                "--allow-private-receivers"]
+        argv = [
+            sys.executable,
+            "-m",
+            "gcbridge",
+            "emulator",
+            "--port",
+            str(self.port),
+            "--data-dir",
+            str(self.data_dir),
+            "--sites",
+            str(self.sites),
+            "--retry-schedule",
+            self.retry_schedule,
+            "--attempt-timeout",
+            str(self.attempt_timeout),
+            "--allow-private-receivers",
+        ]
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         deadline = time.monotonic() + timeout
         while True:
-            self.proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+            self.proc = subprocess.Popen(
+                argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env
+            )
             assert self.proc.stdout is not None
             output = []
             for line in self.proc.stdout:

@@ -48,20 +48,35 @@ def _up(url: str) -> bool:
 def test_sigkill_loses_nothing(tmp_path: Path) -> None:
     rng = random.Random(SEED)
     print(f"crash: seed {SEED}, {COMMENTS} comments, {KILLS} kills")
-    emu = EmulatorProcess(tmp_path / "data", retry_schedule="0,0.1,0.2,0.4,0.8,1.6", attempt_timeout=2)
+    emu = EmulatorProcess(
+        tmp_path / "data", retry_schedule="0,0.1,0.2,0.4,0.8,1.6", attempt_timeout=2
+    )
     # A slow receiver (30-150 ms): kills often land while attempts are in flight.
     slow = random.Random(SEED + 2)
-    receiver = FaultReceiver(behaviour=lambda body, headers: Action("status", 200, delay=slow.uniform(0.03, 0.15)))
+    receiver = FaultReceiver(
+        behaviour=lambda body, headers: Action("status", 200, delay=slow.uniform(0.03, 0.15))
+    )
     with receiver:
         emu.start()
         try:
-            r = httpx.post(f"{emu.url}/webhook/website/{WEBSITE_ID}/setup", headers=ACCOUNT,
-                           json={"url": receiver.url, "events": ["comment.created"]}, timeout=10)
+            r = httpx.post(
+                f"{emu.url}/webhook/website/{WEBSITE_ID}/setup",
+                headers=ACCOUNT,
+                json={"url": receiver.url, "events": ["comment.created"]},
+                timeout=10,
+            )
             r.raise_for_status()
             receiver.secret = r.json()["secret"]
-            r = httpx.post(emu.url + "/api/pub/auth/register", timeout=10, json={
-                "website_id": "demo", "username": "crasher", "email": "c@example.com",
-                "password": "a long enough password"})
+            r = httpx.post(
+                emu.url + "/api/pub/auth/register",
+                timeout=10,
+                json={
+                    "website_id": "demo",
+                    "username": "crasher",
+                    "email": "c@example.com",
+                    "password": "a long enough password",
+                },
+            )
             assert r.status_code == 201, r.text
             user = {"Authorization": f"Bearer {r.json()['token']}"}
 
@@ -86,9 +101,18 @@ def test_sigkill_loses_nothing(tmp_path: Path) -> None:
             pace = random.Random(SEED + 1)
             for i in range(COMMENTS):
                 try:
-                    r = httpx.post(emu.url + "/api/pub/comments", headers=user, timeout=5, json={
-                        "website_id": "demo", "uid": "crash", "url": "https://example.com/crash",
-                        "page_title": "Crash", "content": f"comment #{i}"})
+                    r = httpx.post(
+                        emu.url + "/api/pub/comments",
+                        headers=user,
+                        timeout=5,
+                        json={
+                            "website_id": "demo",
+                            "uid": "crash",
+                            "url": "https://example.com/crash",
+                            "page_title": "Crash",
+                            "content": f"comment #{i}",
+                        },
+                    )
                     assert r.status_code == 201, r.text
                     confirmed.append(r.json()["id"])
                 except httpx.HTTPError:
@@ -102,8 +126,12 @@ def test_sigkill_loses_nothing(tmp_path: Path) -> None:
             wait_until(lambda: _up(emu.url), timeout=60, what="the emulator back up")
 
             def settled() -> list[dict[str, object]] | None:
-                r = httpx.get(f"{emu.url}/webhook/website/{WEBSITE_ID}/calls", headers=ACCOUNT,
-                              params={"limit": 200}, timeout=10)
+                r = httpx.get(
+                    f"{emu.url}/webhook/website/{WEBSITE_ID}/calls",
+                    headers=ACCOUNT,
+                    params={"limit": 200},
+                    timeout=10,
+                )
                 calls = r.json()["calls"]
                 return None if any(c["status"] == "pending" for c in calls) else calls
 
@@ -120,9 +148,13 @@ def test_sigkill_loses_nothing(tmp_path: Path) -> None:
     finally:
         db.close()
 
-    print(f"crash: {len(kills)} kills, {unanswered} unanswered posts, {len(comments)} comments committed, "
-          f"{len(calls)} calls, {len(attempts)} attempts, "
-          f"{sum(1 for a in attempts if a[3] == 'interrupted')} interrupted, {len(receiver.snapshot())} hits")
+    print(
+        f"crash: {len(kills)} kills, {unanswered} unanswered posts, "
+        f"{len(comments)} comments committed, "
+        f"{len(calls)} calls, {len(attempts)} attempts, "
+        f"{sum(1 for a in attempts if a[3] == 'interrupted')} interrupted, "
+        f"{len(receiver.snapshot())} hits"
+    )
     assert set(confirmed) <= comments  # a 201 is durable
     assert len(comments) >= COMMENTS - unanswered
     per_comment = Counter(json.loads(body)["data"]["comment"]["id"] for _, _, _, body in calls)
@@ -142,5 +174,7 @@ def test_sigkill_loses_nothing(tmp_path: Path) -> None:
         by_call.setdefault(call_id, []).append(number)
         assert duration is not None or error is not None, "an attempt left in flight"
     for call_id, _, _, _ in calls:
-        assert sorted(by_call.get(call_id, [])) == list(range(len(by_call.get(call_id, [])))), call_id
+        assert sorted(by_call.get(call_id, [])) == list(range(len(by_call.get(call_id, [])))), (
+            call_id
+        )
         assert by_call.get(call_id), f"call {call_id} succeeded without an attempt"

@@ -1,3 +1,4 @@
+# ruff: noqa: E501  (the JavaScript below is kept one generator per line, for reading)
 """Browser fuzz of bridge.js: thousands of random window messages in Chromium.
 
 The page (own origin) posts a seeded random mix to itself: named JSON strings
@@ -132,7 +133,9 @@ def test_bridge_survives_random_messages(page: Any, seed: int) -> None:
         url = route.request.url
         for tag, (origin, frame_seed) in frames.items():
             if url == f"{origin}/frame-{tag}":
-                body = FRAME.format(generator=GENERATOR, seed=frame_seed, count=FRAME_COUNT, tag=tag)
+                body = FRAME.format(
+                    generator=GENERATOR, seed=frame_seed, count=FRAME_COUNT, tag=tag
+                )
                 route.fulfill(status=200, body=body, content_type="text/html")
                 return
         route.fulfill(status=200, body=_page_html(bridge_text), content_type="text/html")
@@ -145,18 +148,26 @@ def test_bridge_survives_random_messages(page: Any, seed: int) -> None:
 
     result = page.evaluate(FUZZ_PAGE, {"seed": seed, "count": COUNT})
     for tag, (origin, _) in frames.items():
-        page.evaluate("(src) => { const f = document.createElement('iframe'); f.src = src; "
-                      "document.body.appendChild(f); }", f"{origin}/frame-{tag}")
+        page.evaluate(
+            "(src) => { const f = document.createElement('iframe'); f.src = src; "
+            "document.body.appendChild(f); }",
+            f"{origin}/frame-{tag}",
+        )
     page.wait_for_function("() => Object.keys(window.__frames).length === 2", timeout=60_000)
     # A last named message: once the page saw it, the bridge has handled all before it.
     page.evaluate("() => window.postMessage(JSON.stringify({name: 'sentinel'}), location.origin)")
-    page.wait_for_function("() => window.__sent.length && window.__sent[window.__sent.length - 1]"
-                           ".indexOf('sentinel') >= 0", timeout=60_000)
+    page.wait_for_function(
+        "() => window.__sent.length && window.__sent[window.__sent.length - 1]"
+        ".indexOf('sentinel') >= 0",
+        timeout=60_000,
+    )
 
     sent: list[str] = page.evaluate("() => window.__sent")
     stats = page.evaluate("() => window.gcBridge.stats()")
     seen = page.evaluate("() => window.__seen")
-    polluted = page.evaluate("() => ({}).polluted !== undefined || Object.prototype.hasOwnProperty('polluted')")
+    polluted = page.evaluate(
+        "() => ({}).polluted !== undefined || Object.prototype.hasOwnProperty('polluted')"
+    )
 
     assert errors == []
     assert not polluted

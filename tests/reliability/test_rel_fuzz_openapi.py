@@ -38,8 +38,9 @@ pytestmark = pytest.mark.slow
 SEED = 20240603
 EXAMPLES = 12
 CHECKS = [not_a_server_error, response_schema_conformance, content_type_conformance]
-FUZZ = settings(max_examples=EXAMPLES, deadline=None, database=None,
-                suppress_health_check=list(HealthCheck))
+FUZZ = settings(
+    max_examples=EXAMPLES, deadline=None, database=None, suppress_health_check=list(HealthCheck)
+)
 
 
 @dataclass
@@ -52,16 +53,34 @@ class Target:
 
 @pytest.fixture(scope="module")
 def target(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Target]:
-    base = Settings(sites=Sites([EXAMPLE_SITE, OTHER_SITE]), data_dir=Path(tmp_path_factory.mktemp("emu")))
-    with BackgroundServer(lambda port: create_app(replace(base, port=port), run_dispatcher=False)) as srv:
-        r = httpx.post(srv.url + "/api/pub/auth/register", json={
-            "website_id": EXAMPLE_SITE.shortname, "username": "fuzzer", "email": "fuzz@example.com",
-            "password": "correct horse battery staple"})
+    base = Settings(
+        sites=Sites([EXAMPLE_SITE, OTHER_SITE]), data_dir=Path(tmp_path_factory.mktemp("emu"))
+    )
+    with BackgroundServer(
+        lambda port: create_app(replace(base, port=port), run_dispatcher=False)
+    ) as srv:
+        r = httpx.post(
+            srv.url + "/api/pub/auth/register",
+            json={
+                "website_id": EXAMPLE_SITE.shortname,
+                "username": "fuzzer",
+                "email": "fuzz@example.com",
+                "password": "correct horse battery staple",
+            },
+        )
         assert r.status_code == 201, r.text
         token = r.json()["token"]
-        r = httpx.post(srv.url + "/api/pub/comments", headers={"Authorization": f"Bearer {token}"}, json={
-            "website_id": EXAMPLE_SITE.shortname, "uid": "fuzz-1", "url": "https://example.com/a",
-            "page_title": "Fuzz", "content": "first"})
+        r = httpx.post(
+            srv.url + "/api/pub/comments",
+            headers={"Authorization": f"Bearer {token}"},
+            json={
+                "website_id": EXAMPLE_SITE.shortname,
+                "uid": "fuzz-1",
+                "url": "https://example.com/a",
+                "page_title": "Fuzz",
+                "content": "first",
+            },
+        )
         assert r.status_code == 201, r.text
         yield Target(srv.url, srv.app, token, r.json()["id"])
 
@@ -70,7 +89,10 @@ def _aim(case: Any, target: Target, real: bool) -> dict[str, str]:
     """Point half the cases at real ids; pick the credential the route expects."""
     params = case.path_parameters or {}
     if real:
-        for name, value in (("website_id", EXAMPLE_SITE.website_id), ("comment_id", target.comment_id)):
+        for name, value in (
+            ("website_id", EXAMPLE_SITE.website_id),
+            ("comment_id", target.comment_id),
+        ):
             if name in params:
                 params[name] = value
     path = case.operation.path
@@ -100,8 +122,22 @@ def test_every_operation_against_the_schema(target: Target) -> None:
 junk = st.one_of(
     st.text(max_size=300),
     st.binary(max_size=300).map(lambda b: b.decode("latin-1")),
-    st.sampled_from(["", "true", "false", "0", "-1", "\x00", "%00", "../../etc/passwd", "a" * 5000,
-                     "https://example.com/" + "x" * 3000, "javascript:alert(1)", "http://[::1]/"]),
+    st.sampled_from(
+        [
+            "",
+            "true",
+            "false",
+            "0",
+            "-1",
+            "\x00",
+            "%00",
+            "../../etc/passwd",
+            "a" * 5000,
+            "https://example.com/" + "x" * 3000,
+            "javascript:alert(1)",
+            "http://[::1]/",
+        ]
+    ),
 )
 json_junk = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | junk,
@@ -118,26 +154,47 @@ def _assert_graceful(r: httpx.Response) -> None:
 
 @seed(SEED)
 @FUZZ
-@given(params=st.dictionaries(
-    st.sampled_from(["service_id", "url", "uid", "page_title", "inapp", "redirect", "other"]), junk, max_size=7),
-    valid_site=st.booleans())
+@given(
+    params=st.dictionaries(
+        st.sampled_from(["service_id", "url", "uid", "page_title", "inapp", "redirect", "other"]),
+        junk,
+        max_size=7,
+    ),
+    valid_site=st.booleans(),
+)
 def test_thread_load_query_junk(target: Target, params: dict[str, str], valid_site: bool) -> None:
     if valid_site:
-        params = {"service_id": EXAMPLE_SITE.shortname, "inapp": "true", "redirect": "true", **params}
+        params = {
+            "service_id": EXAMPLE_SITE.shortname,
+            "inapp": "true",
+            "redirect": "true",
+            **params,
+        }
     _assert_graceful(httpx.get(target.url + "/api/pub/thread-load/", params=params, timeout=10))
 
 
 @seed(SEED)
 @FUZZ
-@given(body=st.one_of(json_junk.map(lambda v: json.dumps(v).encode()), st.binary(max_size=500)),
-       route=st.sampled_from(["setup", "verify"]),
-       headers=st.dictionaries(st.sampled_from(["X-Webhook-Signature", "X-Webhook-Timestamp"]),
-                               junk.map(lambda s: s.encode("utf-8", "replace")[:200]), max_size=2))
-def test_webhook_raw_body_junk(target: Target, body: bytes, route: str, headers: dict[str, bytes]) -> None:
+@given(
+    body=st.one_of(json_junk.map(lambda v: json.dumps(v).encode()), st.binary(max_size=500)),
+    route=st.sampled_from(["setup", "verify"]),
+    headers=st.dictionaries(
+        st.sampled_from(["X-Webhook-Signature", "X-Webhook-Timestamp"]),
+        junk.map(lambda s: s.encode("utf-8", "replace")[:200]),
+        max_size=2,
+    ),
+)
+def test_webhook_raw_body_junk(
+    target: Target, body: bytes, route: str, headers: dict[str, bytes]
+) -> None:
     auth = {"Authorization": f"Bearer {EXAMPLE_SITE.account_token}"}
     try:
-        r = httpx.post(f"{target.url}/webhook/website/{EXAMPLE_SITE.website_id}/{route}", content=body,
-                       headers={**auth, **headers}, timeout=10)
+        r = httpx.post(
+            f"{target.url}/webhook/website/{EXAMPLE_SITE.website_id}/{route}",
+            content=body,
+            headers={**auth, **headers},
+            timeout=10,
+        )
     except httpx.LocalProtocolError:
         return  # httpx itself refuses header values it cannot send: nothing reached the server
     _assert_graceful(r)

@@ -20,8 +20,9 @@ from gcbridge.emulator.settings import DEFAULT_RETRY_SCHEDULE
 from gcbridge.sso import SsoError, SsoExpired, SsoInvalid, SsoIssuer, SsoUser, SsoVerifier
 
 SEED = 20240601
-FUZZ = settings(max_examples=150, deadline=None, database=None,
-                suppress_health_check=[HealthCheck.too_slow])
+FUZZ = settings(
+    max_examples=150, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow]
+)
 
 statuses = st.one_of(st.none(), st.integers(min_value=-1000, max_value=10_000))
 retry_afters = st.one_of(
@@ -33,8 +34,16 @@ schedules = st.lists(st.floats(min_value=0, max_value=1e7), min_size=1, max_size
     lambda ds: tuple(sorted([0.0, *ds[1:]]))
 )
 
-SSO_REASONS = {"malformed", "bad_base64", "bad_timestamp", "bad_signature", "bad_json", "bad_user",
-               "expired", "issued_in_future"}
+SSO_REASONS = {
+    "malformed",
+    "bad_base64",
+    "bad_timestamp",
+    "bad_signature",
+    "bad_json",
+    "bad_user",
+    "expired",
+    "issued_in_future",
+}
 
 
 @seed(SEED)
@@ -86,8 +95,10 @@ def test_a_call_never_gets_more_than_six_attempts(
 
 @seed(SEED)
 @FUZZ
-@given(value=st.text(max_size=80) | st.text(alphabet="0123456789", min_size=300, max_size=500),
-       now=st.floats(min_value=0, max_value=4e9))
+@given(
+    value=st.text(max_size=80) | st.text(alphabet="0123456789", min_size=300, max_size=500),
+    now=st.floats(min_value=0, max_value=4e9),
+)
 def test_parse_retry_after_never_raises(value: str, now: float) -> None:
     seconds = parse_retry_after(value, now)
     assert seconds is None or (seconds >= 0 and not math.isnan(seconds))
@@ -105,16 +116,22 @@ def test_parse_retry_after_odd_digits(value: str) -> None:
 
 SECRET = "fuzz-sso-secret"
 NOW = 1_700_000_000.0
-ISSUED = SsoIssuer(SECRET).issue({"id": "42", "username": "ada", "email": "ada@example.com"}, now=NOW)
+ISSUED = SsoIssuer(SECRET).issue(
+    {"id": "42", "username": "ada", "email": "ada@example.com"}, now=NOW
+)
 
 b64ish = st.text(alphabet=string.ascii_letters + string.digits + "+/= ", max_size=120)
 tokens = st.one_of(
     st.text(max_size=300),
     b64ish,
-    st.builds(lambda a, b, c: f"{a} {b} {c}", b64ish, st.text(alphabet="0123456789abcdef", max_size=42),
-              st.text(alphabet="0123456789-", max_size=14)),
+    st.builds(
+        lambda a, b, c: f"{a} {b} {c}",
+        b64ish,
+        st.text(alphabet="0123456789abcdef", max_size=42),
+        st.text(alphabet="0123456789-", max_size=14),
+    ),
     st.integers(min_value=0, max_value=len(ISSUED) - 1).flatmap(
-        lambda i: st.characters().map(lambda ch: ISSUED[:i] + ch + ISSUED[i + 1:])
+        lambda i: st.characters().map(lambda ch: ISSUED[:i] + ch + ISSUED[i + 1 :])
     ),
     st.binary(max_size=50),
     st.none(),
@@ -133,22 +150,31 @@ def test_sso_verifier_raises_only_sso_errors(token: object, now: float) -> None:
         assert isinstance(exc, SsoInvalid | SsoExpired)
         assert exc.reason in SSO_REASONS
     else:
-        # Only an authentic token passes: ours (a hex digit's case aside, which still decodes the same MAC).
+        # Only an authentic token passes: ours (a hex digit's case aside: the same MAC).
         assert isinstance(user, SsoUser)
         assert user.id == "42"
 
 
 usernames = st.text(min_size=1, max_size=40).filter(lambda s: s.strip() != "")
-emails = st.builds(lambda a, b: f"{a}@{b}.example", st.text(alphabet=string.ascii_lowercase + "._+-", min_size=1,
-                                                             max_size=20), st.text(alphabet=string.ascii_lowercase,
-                                                                                   min_size=1, max_size=10))
+emails = st.builds(
+    lambda a, b: f"{a}@{b}.example",
+    st.text(alphabet=string.ascii_lowercase + "._+-", min_size=1, max_size=20),
+    st.text(alphabet=string.ascii_lowercase, min_size=1, max_size=10),
+)
 
 
 @seed(SEED)
 @FUZZ
-@given(uid=usernames, username=usernames, email=emails, bio=st.one_of(st.none(), st.text(max_size=200)),
-       age=st.floats(min_value=-30, max_value=330))
-def test_sso_round_trip_any_user(uid: str, username: str, email: str, bio: str | None, age: float) -> None:
+@given(
+    uid=usernames,
+    username=usernames,
+    email=emails,
+    bio=st.one_of(st.none(), st.text(max_size=200)),
+    age=st.floats(min_value=-30, max_value=330),
+)
+def test_sso_round_trip_any_user(
+    uid: str, username: str, email: str, bio: str | None, age: float
+) -> None:
     user = SsoUser(id=uid, username=username, email=email, bio=bio)
     token = SsoIssuer(SECRET).issue(user, now=NOW)
     assert SsoVerifier(SECRET).verify(token, now=NOW + age) == user

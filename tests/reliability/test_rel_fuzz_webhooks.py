@@ -1,4 +1,4 @@
-"""Fuzzing the receiver SDK with Hypothesis: ``verify_signature``, ``construct_event``, ``construct_delivery``.
+"""Fuzzing the receiver SDK with Hypothesis: verify_signature, construct_event, construct_delivery.
 
 Whatever the headers, body, secrets and clock, the only exceptions are the
 documented ones: ``WebhookVerificationError`` with a reason of contract.md,
@@ -26,8 +26,9 @@ from gcbridge.webhooks import (
 from gcbridge.webhooks.errors import VERIFICATION_REASONS
 
 SEED = 20240602
-FUZZ = settings(max_examples=150, deadline=None, database=None,
-                suppress_health_check=[HealthCheck.too_slow])
+FUZZ = settings(
+    max_examples=150, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow]
+)
 
 SECRET = "a3" * 32
 NOW = 1_700_000_000.0
@@ -39,25 +40,51 @@ EVENT: dict[str, Any] = {
     "website_id": "5f1c0ffee0ddba11c0ffee00",
     "data": {
         "comment": {
-            "id": "c1", "external_id": None, "content": "hello", "created_at": "2024-01-01T00:00:00Z",
-            "updated_at": "2024-01-01T00:00:00Z", "thread_id": "t1", "external_thread_id": "a-1",
-            "parent_id": None, "external_parent_id": None, "status": "approved",
-            "author": {"id": "u1", "external_id": "42", "guest": False, "name": "ada",
-                       "email": "ada@example.com", "avatar": "https://example.com/a.png"},
+            "id": "c1",
+            "external_id": None,
+            "content": "hello",
+            "created_at": "2024-01-01T00:00:00Z",
+            "updated_at": "2024-01-01T00:00:00Z",
+            "thread_id": "t1",
+            "external_thread_id": "a-1",
+            "parent_id": None,
+            "external_parent_id": None,
+            "status": "approved",
+            "author": {
+                "id": "u1",
+                "external_id": "42",
+                "guest": False,
+                "name": "ada",
+                "email": "ada@example.com",
+                "avatar": "https://example.com/a.png",
+            },
         },
-        "thread": {"id": "t1", "page_title": "T", "created_at": "2024-01-01T00:00:00Z",
-                   "updated_at": "2024-01-01T00:00:00Z", "external_id": "a-1"},
+        "thread": {
+            "id": "t1",
+            "page_title": "T",
+            "created_at": "2024-01-01T00:00:00Z",
+            "updated_at": "2024-01-01T00:00:00Z",
+            "external_id": "a-1",
+        },
     },
 }
 
 header_names = st.sampled_from(
-    ["X-Webhook-Signature", "x-webhook-signature", "X-Webhook-Timestamp", "x-webhook-timestamp",
-     "X-Webhook-Delivery-Id", "X-Webhook-Retry-Count", "X-Webhook-First-Sent-At", "Content-Type"]
+    [
+        "X-Webhook-Signature",
+        "x-webhook-signature",
+        "X-Webhook-Timestamp",
+        "x-webhook-timestamp",
+        "X-Webhook-Delivery-Id",
+        "X-Webhook-Retry-Count",
+        "X-Webhook-First-Sent-At",
+        "Content-Type",
+    ]
 ) | st.text(max_size=30)
 header_values = st.one_of(
     st.text(max_size=100),
     st.text(alphabet="0123456789abcdefABCDEF", min_size=60, max_size=68),
-    st.integers(min_value=-10**20, max_value=10**20).map(str),
+    st.integers(min_value=-(10**20), max_value=10**20).map(str),
     st.binary(max_size=80),
     st.none(),
     st.integers(),
@@ -66,9 +93,13 @@ headers_st = st.one_of(
     st.dictionaries(header_names, header_values, max_size=8),
     st.dictionaries(st.binary(max_size=30), st.binary(max_size=80), max_size=6),
 )
-bodies = st.one_of(st.binary(max_size=2000), st.text(max_size=200), st.none(), st.just(json.dumps(EVENT).encode()))
+bodies = st.one_of(
+    st.binary(max_size=2000), st.text(max_size=200), st.none(), st.just(json.dumps(EVENT).encode())
+)
 secrets_st = st.one_of(
-    st.just(SECRET), st.text(min_size=1, max_size=80), st.binary(min_size=1, max_size=80),
+    st.just(SECRET),
+    st.text(min_size=1, max_size=80),
+    st.binary(min_size=1, max_size=80),
     st.lists(st.text(min_size=1, max_size=40), min_size=1, max_size=4),
 )
 clocks = st.floats(min_value=0, max_value=4e9)
@@ -92,7 +123,9 @@ def test_verify_signature_raises_only_verification_errors(
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=10), inner, max_size=4),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=10), inner, max_size=4)
+    ),
     max_leaves=20,
 )
 
@@ -106,11 +139,22 @@ def _mutate(event: dict[str, Any], path: list[str], value: Any) -> dict[str, Any
     return out
 
 
-paths = st.sampled_from([
-    ["event_type"], ["timestamp"], ["website_id"], ["data"], ["data", "comment"], ["data", "thread"],
-    ["data", "comment", "created_at"], ["data", "comment", "author"], ["data", "comment", "author", "guest"],
-    ["data", "comment", "parent_id"], ["data", "thread", "updated_at"], ["data", "comment", "status"],
-])
+paths = st.sampled_from(
+    [
+        ["event_type"],
+        ["timestamp"],
+        ["website_id"],
+        ["data"],
+        ["data", "comment"],
+        ["data", "thread"],
+        ["data", "comment", "created_at"],
+        ["data", "comment", "author"],
+        ["data", "comment", "author", "guest"],
+        ["data", "comment", "parent_id"],
+        ["data", "thread", "updated_at"],
+        ["data", "comment", "status"],
+    ]
+)
 signed_bodies = st.one_of(
     st.builds(lambda p, v: json.dumps(_mutate(EVENT, p, v)).encode(), paths, json_values),
     json_values.map(lambda v: json.dumps(v).encode()),
@@ -124,8 +168,12 @@ signed_bodies = st.one_of(
 @FUZZ
 @given(body=signed_bodies, skew=st.floats(min_value=-400, max_value=400))
 def test_construct_event_on_authentic_bodies(body: bytes, skew: float) -> None:
-    headers = {"X-Webhook-Signature": sign(SECRET, TS_MS, body), "X-Webhook-Timestamp": str(TS_MS),
-               "X-Webhook-Delivery-Id": "dlv_1", "X-Webhook-Retry-Count": "0"}
+    headers = {
+        "X-Webhook-Signature": sign(SECRET, TS_MS, body),
+        "X-Webhook-Timestamp": str(TS_MS),
+        "X-Webhook-Delivery-Id": "dlv_1",
+        "X-Webhook-Retry-Count": "0",
+    }
     try:
         event = construct_event(SECRET, body, headers, now=NOW + skew)
     except WebhookVerificationError as exc:
@@ -143,7 +191,8 @@ def test_construct_event_on_authentic_bodies(body: bytes, skew: float) -> None:
 def test_construct_delivery_with_junk_bookkeeping_headers(headers: dict[Any, Any]) -> None:
     body = json.dumps(EVENT).encode()
     merged: dict[Any, Any] = {
-        k: v for k, v in headers.items()
+        k: v
+        for k, v in headers.items()
         if not (isinstance(k, str) and k.lower() in ("x-webhook-signature", "x-webhook-timestamp"))
     }
     merged["X-Webhook-Signature"] = sign(SECRET, TS_MS, body)

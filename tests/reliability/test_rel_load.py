@@ -52,25 +52,46 @@ async def _generate(url: str) -> tuple[Counter[str], list[str], int]:
                 try:
                     if x < 0.5 or (x >= 0.7 and token is None and x < 0.75):
                         kind = "thread-load"
-                        r = await client.get("/api/pub/thread-load/", params={
-                            "service_id": "demo", "url": f"https://example.com/{uid}", "uid": uid,
-                            "page_title": f"Page {uid}", "inapp": "true", "redirect": "true"})
+                        r = await client.get(
+                            "/api/pub/thread-load/",
+                            params={
+                                "service_id": "demo",
+                                "url": f"https://example.com/{uid}",
+                                "uid": uid,
+                                "page_title": f"Page {uid}",
+                                "inapp": "true",
+                                "redirect": "true",
+                            },
+                        )
                         ok = r.status_code == 200 and "gc_url" in r.json()
                     elif x < 0.7 or token is None:
                         kind = "sso-login"
                         k = rng.randrange(3)
-                        user = {"id": f"user-{n}-{k}", "username": f"user{n}x{k}", "email": f"u{n}@example.com"}
-                        r = await client.post("/api/pub/sso/login", json={
-                            "api_public_key": "pk_demo", "ssoData": issuer.issue(user)})
+                        user = {
+                            "id": f"user-{n}-{k}",
+                            "username": f"user{n}x{k}",
+                            "email": f"u{n}@example.com",
+                        }
+                        r = await client.post(
+                            "/api/pub/sso/login",
+                            json={"api_public_key": "pk_demo", "ssoData": issuer.issue(user)},
+                        )
                         ok = r.status_code == 200
                         if ok:
                             token = r.json()["token"]
                     else:
                         kind = "comment"
-                        r = await client.post("/api/pub/comments", headers={"Authorization": f"Bearer {token}"},
-                                              json={"website_id": "demo", "uid": uid,
-                                                    "url": f"https://example.com/{uid}",
-                                                    "page_title": f"Page {uid}", "content": f"load {n}"})
+                        r = await client.post(
+                            "/api/pub/comments",
+                            headers={"Authorization": f"Bearer {token}"},
+                            json={
+                                "website_id": "demo",
+                                "uid": uid,
+                                "url": f"https://example.com/{uid}",
+                                "page_title": f"Page {uid}",
+                                "content": f"load {n}",
+                            },
+                        )
                         ok = r.status_code == 201
                         posted += ok
                     counts[kind] += 1
@@ -85,33 +106,51 @@ async def _generate(url: str) -> tuple[Counter[str], list[str], int]:
 
 def test_emulator_under_mixed_load(tmp_path: Path) -> None:
     print(f"load: seed {SEED}, {WORKERS} clients for {SECONDS}s")
-    emu = EmulatorProcess(tmp_path / "data", retry_schedule="0,0.2,0.4,0.8,1.6,3.2", attempt_timeout=5)
+    emu = EmulatorProcess(
+        tmp_path / "data", retry_schedule="0,0.2,0.4,0.8,1.6,3.2", attempt_timeout=5
+    )
     with FaultReceiver() as receiver:
         emu.start()
         try:
-            r = httpx.post(f"{emu.url}/webhook/website/{WEBSITE_ID}/setup", headers=ACCOUNT,
-                           json={"url": receiver.url, "events": ["comment.created"]}, timeout=10)
+            r = httpx.post(
+                f"{emu.url}/webhook/website/{WEBSITE_ID}/setup",
+                headers=ACCOUNT,
+                json={"url": receiver.url, "events": ["comment.created"]},
+                timeout=10,
+            )
             r.raise_for_status()
             receiver.secret = r.json()["secret"]
 
             # Its own thread and loop: a browser test before this one may leave a loop running here.
             with ThreadPoolExecutor(1) as pool:
-                counts, failures, posted = pool.submit(lambda: asyncio.run(_generate(emu.url))).result()
+                counts, failures, posted = pool.submit(
+                    lambda: asyncio.run(_generate(emu.url))
+                ).result()
             print(f"load: {dict(counts)}, {posted} comments, {len(failures)} failures")
             assert failures == []
             assert min(counts.values()) > 0 and len(counts) == 3
 
             def caught_up() -> bool:
-                r = httpx.get(f"{emu.url}/webhook/website/{WEBSITE_ID}/calls", headers=ACCOUNT,
-                              params={"limit": 200, "status": "succeeded"}, timeout=10)
+                r = httpx.get(
+                    f"{emu.url}/webhook/website/{WEBSITE_ID}/calls",
+                    headers=ACCOUNT,
+                    params={"limit": 200, "status": "succeeded"},
+                    timeout=10,
+                )
                 seen, cursor = len(r.json()["calls"]), r.json()["next_cursor"]
                 while cursor:
-                    r = httpx.get(f"{emu.url}/webhook/website/{WEBSITE_ID}/calls", headers=ACCOUNT,
-                                  params={"limit": 200, "status": "succeeded", "cursor": cursor}, timeout=10)
+                    r = httpx.get(
+                        f"{emu.url}/webhook/website/{WEBSITE_ID}/calls",
+                        headers=ACCOUNT,
+                        params={"limit": 200, "status": "succeeded", "cursor": cursor},
+                        timeout=10,
+                    )
                     seen, cursor = seen + len(r.json()["calls"]), r.json()["next_cursor"]
                 return seen == posted
 
-            wait_until(caught_up, timeout=60, interval=0.25, what="the journal to deliver every comment")
+            wait_until(
+                caught_up, timeout=60, interval=0.25, what="the journal to deliver every comment"
+            )
         finally:
             emu.stop()
     hits = receiver.snapshot()

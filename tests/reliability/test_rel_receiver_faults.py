@@ -78,7 +78,10 @@ def _all_calls(client: httpx.Client) -> list[dict[str, Any]]:
     calls: list[dict[str, Any]] = []
     cursor = ""
     while True:
-        r = client.get(f"/webhook/website/{EXAMPLE_SITE.website_id}/calls", params={"limit": 200, "cursor": cursor})
+        r = client.get(
+            f"/webhook/website/{EXAMPLE_SITE.website_id}/calls",
+            params={"limit": 200, "cursor": cursor},
+        )
         r.raise_for_status()
         data = r.json()
         calls.extend(data["calls"])
@@ -91,25 +94,49 @@ def test_every_delivery_ends_as_the_rules_say(tmp_path: Path) -> None:
     print(f"receiver faults: seed {SEED}, {COMMENTS} comments")
     plans = {i: [choose(i, retry) for retry in range(len(SCHEDULE))] for i in range(COMMENTS)}
     receiver = FaultReceiver(
-        behaviour=lambda body, headers: plans[event_index(body)][int(headers["x-webhook-retry-count"])],
+        behaviour=lambda body, headers: plans[event_index(body)][
+            int(headers["x-webhook-retry-count"])
+        ],
         hang_seconds=TIMEOUT * 2,
     )
-    with receiver, running_emulator(tmp_path, retry_schedule=SCHEDULE, attempt_timeout=TIMEOUT) as emu, \
-            httpx.Client(base_url=emu.url, timeout=10,
-                         headers={"Authorization": f"Bearer {EXAMPLE_SITE.account_token}"}) as admin:
-        r = admin.post(f"/webhook/website/{EXAMPLE_SITE.website_id}/setup",
-                       json={"url": receiver.url, "events": ["comment.created"]})
+    with (
+        receiver,
+        running_emulator(tmp_path, retry_schedule=SCHEDULE, attempt_timeout=TIMEOUT) as emu,
+        httpx.Client(
+            base_url=emu.url,
+            timeout=10,
+            headers={"Authorization": f"Bearer {EXAMPLE_SITE.account_token}"},
+        ) as admin,
+    ):
+        r = admin.post(
+            f"/webhook/website/{EXAMPLE_SITE.website_id}/setup",
+            json={"url": receiver.url, "events": ["comment.created"]},
+        )
         r.raise_for_status()
         receiver.secret = r.json()["secret"]
-        r = httpx.post(emu.url + "/api/pub/auth/register", json={
-            "website_id": EXAMPLE_SITE.shortname, "username": "faulty", "email": "f@example.com",
-            "password": "a long enough password"})
+        r = httpx.post(
+            emu.url + "/api/pub/auth/register",
+            json={
+                "website_id": EXAMPLE_SITE.shortname,
+                "username": "faulty",
+                "email": "f@example.com",
+                "password": "a long enough password",
+            },
+        )
         assert r.status_code == 201, r.text
         user = {"Authorization": f"Bearer {r.json()['token']}"}
         for i in range(COMMENTS):
-            r = httpx.post(emu.url + "/api/pub/comments", headers=user, json={
-                "website_id": EXAMPLE_SITE.shortname, "uid": "faults", "url": "https://example.com/faults",
-                "page_title": "Faults", "content": f"comment #{i}"})
+            r = httpx.post(
+                emu.url + "/api/pub/comments",
+                headers=user,
+                json={
+                    "website_id": EXAMPLE_SITE.shortname,
+                    "uid": "faults",
+                    "url": "https://example.com/faults",
+                    "page_title": "Faults",
+                    "content": f"comment #{i}",
+                },
+            )
             assert r.status_code == 201, r.text
 
         def settled() -> list[dict[str, Any]] | None:
@@ -123,8 +150,11 @@ def test_every_delivery_ends_as_the_rules_say(tmp_path: Path) -> None:
     for hit in receiver.snapshot():
         hits_by_delivery[hit.delivery_id].append(hit)
     seen_outcomes: set[str] = set()
-    kinds = {f"{a.kind}{a.status if a.kind == 'status' else ''}" for hits in hits_by_delivery.values()
-             for a in (h.action for h in hits)}
+    kinds = {
+        f"{a.kind}{a.status if a.kind == 'status' else ''}"
+        for hits in hits_by_delivery.values()
+        for a in (h.action for h in hits)
+    }
     attempts_hist = sorted(len(c["attempts"]) for c in calls)
     print(f"receiver did: {sorted(kinds)}; attempts per call: {attempts_hist}")
     for call in calls:
