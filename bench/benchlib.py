@@ -214,6 +214,8 @@ def machine_info() -> dict[str, Any]:
 
     return {
         "cores": os.cpu_count(),
+        # Other work on the machine skews every figure: recorded so a reader can judge.
+        "loadavg_at_start": [round(x, 2) for x in os.getloadavg()],
         "cpu": _cpu_model(),
         "os": f"{platform.system()} {platform.release()}",
         "python": f"{platform.python_implementation()} {platform.python_version()}",

@@ -37,7 +37,8 @@ def render_markdown(data: dict[str, Any]) -> str:
         "",
         f"- Generated: {data['generated_at']}{' (quick run)' if data['quick'] else ''},"
         f" total {data['total_seconds']} s",
-        f"- Machine: {m['cores']} cores, {m['cpu']}, {m['os']}",
+        f"- Machine: {m['cores']} cores, {m['cpu']}, {m['os']}"
+        + (f"; load average at start {m['loadavg_at_start']}" if m.get("loadavg_at_start") else ""),
         f"- Python: {m['python']}, SQLite {m['sqlite']}, Chromium: {m['chromium']}",
         "- Packages: " + ", ".join(f"{k} {v}" for k, v in pk.items()),
         "",

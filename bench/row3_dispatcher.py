@@ -250,8 +250,8 @@ def run(quick: bool) -> Row:
         receiver.wait(15)
     row.notes.append(
         f"{n} events per round, median of {rounds} rounds after a warm-up; deliveries/s = N / (last arrival - "
-        "wake-up). The dispatcher runs in the emulator (uvicorn thread of this process), the receiver in its "
-        "own process; both verify nothing else. Latency: the call's created_at (commit) to the receiver's "
+        "wake-up). The dispatcher runs in the emulator (uvicorn thread of this process), the receiver (which verifies every "
+        "signature, for both contenders) in its own process. Latency: the call's created_at (commit) to the receiver's "
         "arrival time, same machine clock."
     )
     row.notes.append(
