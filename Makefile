@@ -11,7 +11,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 PYTEST_ARGS ?=
 
-.PHONY: setup system-deps venv demo test lint typecheck bench clean kits-check
+.PHONY: setup system-deps venv demo test lint bench clean kits-check conformance
 
 setup: system-deps venv
 
@@ -40,6 +40,10 @@ lint: venv
 bench: setup
 	@$(PY) -m pip install -q -e ".[dev,bench]"
 	$(PY) bench/run.py
+
+# the harness scenarios against a bridge.js of your own: make conformance BRIDGE=path/to/bridge.js
+conformance: setup
+	$(PY) -m pytest --pyargs gcbridge_harness.scenarios $(if $(BRIDGE),--gc-bridge $(BRIDGE),) -q
 
 kits-check: venv
 	$(PY) bridge/platforms/sync_kits.py --check
