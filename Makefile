@@ -30,11 +30,11 @@ venv: $(STAMP)
 demo: setup
 	$(VENV)/bin/gcbridge demo
 
-test: setup
+test: setup lint
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 lint: venv
-	$(VENV)/bin/ruff check src harness tests docs_src
+	$(VENV)/bin/ruff check src harness tests docs_src bench
 	$(VENV)/bin/mypy
 
 bench: setup

@@ -1,4 +1,5 @@
-from gcbridge.cli import main
 import sys
+
+from gcbridge.cli import main
 
 sys.exit(main())

@@ -76,5 +76,6 @@ def find_chromium(explicit: str | None = None, *, environ: Mapping[str, str] | N
         if resolved:
             return resolved
     raise BrowserNotFound(
-        f"no Chromium found (GC_BROWSER unset, none managed by Playwright, none on PATH); install one: {install_hint()}"
+        "no Chromium found (GC_BROWSER unset, none managed by Playwright, none on PATH); "
+        f"install one: {install_hint()}"
     )

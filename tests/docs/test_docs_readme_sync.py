@@ -1,4 +1,4 @@
-"""The README's code blocks are the docs_src modules, verbatim (and those run in their own tests)."""
+"""The README's code blocks are the docs_src modules, verbatim (those run in their own tests)."""
 
 import re
 from pathlib import Path
@@ -10,9 +10,14 @@ BLOCK = re.compile(r"```python\n# (docs_src/[\w/]+\.py)\n(.*?)```", re.S)
 def test_readme_examples_are_the_tested_modules():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     blocks = BLOCK.findall(readme)
-    assert {name for name, _ in blocks} >= {"docs_src/receiver_fastapi.py", "docs_src/sso_backend.py"}
+    assert {name for name, _ in blocks} >= {
+        "docs_src/receiver_fastapi.py",
+        "docs_src/sso_backend.py",
+    }
     for name, body in blocks:
-        assert body == (ROOT / name).read_text(encoding="utf-8"), f"README block drifted from {name}"
+        assert body == (ROOT / name).read_text(encoding="utf-8"), (
+            f"README block drifted from {name}"
+        )
 
 
 def test_readme_images_exist():

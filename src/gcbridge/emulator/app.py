@@ -80,7 +80,10 @@ def create_app(
     app = FastAPI(
         title="gc-bridge emulator",
         version="1.0",
-        description="A local stand-in for the commenting service: thread-load, widget, SSO, comments, webhooks.",
+        description=(
+            "A local stand-in for the commenting service: "
+            "thread-load, widget, SSO, comments, webhooks."
+        ),
         lifespan=lifespan,
     )
     app.state.emulator = state

@@ -33,7 +33,8 @@ CREATE TABLE IF NOT EXISTS users (
     updated_at    REAL NOT NULL,
     UNIQUE (site, username)
 );
-CREATE UNIQUE INDEX IF NOT EXISTS users_external ON users(site, external_id) WHERE external_id IS NOT NULL;
+CREATE UNIQUE INDEX IF NOT EXISTS users_external
+    ON users(site, external_id) WHERE external_id IS NOT NULL;
 
 CREATE TABLE IF NOT EXISTS threads (
     id          TEXT PRIMARY KEY,
@@ -99,7 +100,7 @@ CREATE TABLE IF NOT EXISTS attempts (
     started_at       REAL NOT NULL,
     duration_ms      REAL,
     response_code    INTEGER,
-    error            TEXT,                   -- error class: timeout, connect_error, ssrf:..., redirect
+    error            TEXT,                   -- timeout, connect_error, ssrf:..., redirect
     location         TEXT,                   -- Location of a 30x
     response_body    TEXT,                   -- truncated
     request_headers  TEXT NOT NULL,          -- JSON object, exactly as sent

@@ -6,9 +6,10 @@
      +-- EmulatorError            reason: str
           +-- ConfigError         bad settings or sites file (reason: bad_website_id, ...)
           +-- ApiError            an HTTP answer: status, gcCode, reason, message
-          +-- ReceiverRefused     a webhook URL refused by the SSRF policy (reason: private_address, ...)
+          +-- ReceiverRefused     a webhook URL refused by the SSRF policy (private_address, ...)
 
-``ApiError`` is rendered by the app as ``{"gcCode": ..., "error": reason, "message": ...}``.
+``ApiError`` is rendered by the app as
+``{"gcCode": ..., "error": reason, "message": ...}``.
 """
 
 from __future__ import annotations

@@ -27,7 +27,8 @@ def parse_retry_schedule(text: str) -> tuple[float, ...]:
         ) from None
     if not delays or delays[0] != 0 or any(d < 0 for d in delays) or list(delays) != sorted(delays):
         raise ConfigError(
-            f"--retry-schedule {text!r}: starts with 0, non-negative, non-decreasing (e.g. 0,60,300)",
+            f"--retry-schedule {text!r}: starts with 0, non-negative, non-decreasing "
+            "(e.g. 0,60,300)",
             reason="bad_schedule",
         )
     return delays

@@ -54,7 +54,8 @@ class Site:
             )
         if not WEBSITE_ID.match(self.website_id):
             raise ConfigError(
-                f"site {self.shortname!r}: website_id {self.website_id!r} must be 24 lowercase hex characters",
+                f"site {self.shortname!r}: website_id {self.website_id!r} "
+                "must be 24 lowercase hex characters",
                 reason="bad_website_id",
             )
         for name in _FIELDS[2:]:

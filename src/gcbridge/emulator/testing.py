@@ -23,6 +23,7 @@ from gcbridge.emulator.sites import Site, Sites
 
 __all__ = ["EXAMPLE_SITE", "OTHER_SITE", "RunningEmulator", "running_emulator"]
 
+# Documented example credentials (contract.md), for tests and docs only.
 EXAMPLE_SITE = Site(
     shortname="demo",
     website_id="5f1c0ffee0ddba11c0ffee00",
