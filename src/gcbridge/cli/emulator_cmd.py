@@ -66,25 +66,6 @@ def _url(host: str, port: int) -> str:
     return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
 
 
-def _listen(host: str, port: int) -> Any:
-    """A listening TCP socket; closed again if binding fails."""
-    import socket
-
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    # IPPROTO_TCP explicitly: asyncio only sets TCP_NODELAY on sockets whose proto
-    # says TCP, and accepted sockets inherit it. With proto 0 every response
-    # (headers and body written separately) waits ~40 ms on delayed ACKs.
-    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
-    try:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind((host, port))
-        sock.listen(128)
-    except BaseException:
-        sock.close()
-        raise
-    return sock
-
-
 def _check_options(args: argparse.Namespace) -> None:
     from urllib.parse import urlsplit
 
@@ -141,6 +122,7 @@ def run(args: argparse.Namespace) -> int:
     from gcbridge.emulator.app import create_app
     from gcbridge.emulator.errors import ConfigError, EmulatorError
     from gcbridge.emulator.settings import Settings
+    from gcbridge.serving import bind_socket
 
     _check_options(args)
     # Settings first, so that a bad sites file is reported before anything listens.
@@ -155,7 +137,7 @@ def run(args: argparse.Namespace) -> int:
         attempt_timeout=args.attempt_timeout,
     )
     try:
-        sock = _listen(args.host, args.port)
+        sock = bind_socket(args.host, args.port)
     except OSError as exc:
         raise ConfigError(
             f"cannot listen on {_url(args.host, args.port)}: {exc.strerror or exc}",
