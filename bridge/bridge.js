@@ -34,8 +34,9 @@
  *
  * Security model: the page's own window and origin are trusted, nothing else is,
  * unless listed in gcBridgeConfig.allowedOrigins. Messages that are foreign,
- * oversized (> 64 KiB), not JSON, not a plain object, nameless or carrying a
- * "__proto__" key are dropped and counted, never thrown into the page. ssoData
+ * oversized (> 64 KiB), nested deeper than 32 objects/arrays, not JSON, not a
+ * plain object, nameless or carrying a "__proto__" key are dropped and counted,
+ * never thrown into the page. ssoData
  * is never logged. Configuration is data read from window.gcBridgeConfig;
  * nothing is ever pasted into this script.
  */
@@ -47,6 +48,12 @@
 
   /** Longest message forwarded, in UTF-16 code units of its JSON text (64 KiB). */
   var MAX_MESSAGE_CHARS = 65536;
+  /**
+   * Deepest nesting forwarded, counting every object and array (the message
+   * itself is level 1). Deeper JSON under 64 KiB is legal, but recursive
+   * parsers on the native side (Python's json, many others) overflow on it.
+   */
+  var MAX_DEPTH = 32;
   /** Messages kept while no transport exists; the oldest is dropped beyond this. */
   var MAX_QUEUE = 100;
   /** Poll delays while the queue waits for a transport: doubles up to the cap. */
@@ -61,7 +68,7 @@
   var hasOwn = Object.prototype.hasOwnProperty;
 
   /** Why a message was not forwarded; the keys of stats().dropped. */
-  var DROP_REASONS = ['foreign', 'oversized', 'malformed', 'unnamed', 'queue_full', 'transport_error'];
+  var DROP_REASONS = ['foreign', 'oversized', 'too_deep', 'malformed', 'unnamed', 'queue_full', 'transport_error'];
 
   function isPlainObject(value) {
     if (value === null || typeof value !== 'object') {
@@ -80,6 +87,37 @@
       throw new SyntaxError('__proto__ key');
     }
     return value;
+  }
+
+  /**
+   * Whether the JSON text `text` nests at most `limit` objects/arrays. One
+   * linear scan with a counter (no recursion, so no depth can overflow it);
+   * brackets inside strings are skipped. Text that is not JSON may pass: the
+   * parser rejects it afterwards.
+   */
+  function withinDepth(text, limit) {
+    var depth = 0;
+    var inString = false;
+    for (var i = 0; i < text.length; i++) {
+      var c = text.charCodeAt(i);
+      if (inString) {
+        if (c === 0x5c) {
+          i += 1; // backslash: the next code unit is escaped, whatever it is
+        } else if (c === 0x22) {
+          inString = false;
+        }
+      } else if (c === 0x22) {
+        inString = true;
+      } else if (c === 0x7b || c === 0x5b) {
+        depth += 1;
+        if (depth > limit) {
+          return false;
+        }
+      } else if (c === 0x7d || c === 0x5d) {
+        depth -= 1;
+      }
+    }
+    return true;
   }
 
   function warn(win, text) {
@@ -263,6 +301,11 @@
       }
       if (typeof text !== 'string' || text.length > MAX_MESSAGE_CHARS) {
         drop('oversized');
+        return null;
+      }
+      // Checked on the text, before parsing, so that no parser ever sees it.
+      if (!withinDepth(text, MAX_DEPTH)) {
+        drop('too_deep');
         return null;
       }
       var parsed;

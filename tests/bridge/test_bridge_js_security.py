@@ -103,6 +103,30 @@ def test_message_of_exactly_64_kib_is_forwarded(bridge_page):
     assert bp.sent() == [text, '{"name":"sentinel"}']
 
 
+def _nested(levels: int) -> str:
+    """A named message nesting ``levels`` objects/arrays in all (itself included)."""
+    inner = "[" * (levels - 1) + "]" * (levels - 1)
+    return '{"name":"deep","a":' + inner + "}"
+
+
+def test_nesting_beyond_32_levels_is_dropped(bridge_page):
+    bp = bridge_page.open(CAPTURE)
+    at_cap = _nested(32)
+    bp.post(at_cap)
+    bp.post(_nested(33))
+    bp.post(_nested(10_000))  # far beyond any recursive parser, still under 64 KiB
+    # Brackets inside strings are text, not nesting.
+    in_string = json.dumps({"name": "brackets", "s": "[{" * 100 + '\\"['}, separators=(",", ":"))
+    bp.post(in_string)
+    # The same cap holds for a message posted as an object.
+    bp.post("({name: 'deep-object', a: Array.from({length: 40}).reduce((o) => [o], [])})", raw=True)
+    bp.settle()
+    assert bp.sent() == [at_cap, in_string, '{"name":"sentinel"}']
+    assert json.loads(at_cap)  # what is forwarded stays parseable by recursive parsers
+    assert bp.stats()["dropped"]["too_deep"] == 3
+    assert bp.errors == []
+
+
 def test_a_throwing_transport_does_not_break_the_page(bridge_page):
     bp = bridge_page.open(
         "window.GcBridgeAndroid = {postMessage: (s) => {"

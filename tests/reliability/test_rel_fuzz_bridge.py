@@ -9,7 +9,9 @@ Afterwards:
 
 - the page raised no error and ``Object.prototype`` is untouched;
 - every forwarded string is JSON of a plain object with a string ``name``,
-  within 64 KiB, and comes from the page's own window;
+  within 64 KiB and 32 levels of nesting (so Python's recursive ``json``
+  parses it), and comes from the page's own window;
+- the deeply nested messages the mix holds were dropped as ``too_deep``;
 - every plainly valid named message of the page was forwarded, in order;
 - nothing from either frame was forwarded;
 - the bridge's counters add up (received = forwarded + dropped).
@@ -34,6 +36,7 @@ SEEDS = (int(os.environ.get("GC_FUZZ_SEED", "20240604")),)
 OWN = "http://127.0.0.1:9"  # never contacted: Playwright's router answers for both origins
 FOREIGN = "http://localhost:9"
 COUNT = 2000
+MAX_DEPTH = 32  # bridge.js MAX_DEPTH
 FRAME_COUNT = 500
 
 # A seeded generator of hostile messages; ``kind`` 0 and 1 are the plainly
@@ -112,6 +115,23 @@ async ({seed, count}) => {
 """
 
 
+def _depth(value: Any) -> int:
+    """Nesting of objects/arrays in a parsed JSON value (the value itself is level 1)."""
+    deepest = 0
+    stack = [(value, 1)]
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, dict):
+            children: list[Any] = list(item.values())
+        elif isinstance(item, list):
+            children = item
+        else:
+            continue
+        deepest = max(deepest, level)
+        stack.extend((child, level + 1) for child in children)
+    return deepest
+
+
 def _page_html(bridge_text: str) -> str:
     return (
         "<!doctype html><meta charset=utf-8><title>fuzz</title>"
@@ -174,13 +194,8 @@ def test_bridge_survives_random_messages(page: Any, seed: int) -> None:
     forwarded_seqs = []
     for text in sent:
         assert len(text) <= 65536
-        try:
-            obj = json.loads(text)
-        except RecursionError:
-            # bridge.js forwards any nesting depth under 64 KiB; Python's json gives up
-            # near 1000 levels, so a native side must catch this (reported to the lead).
-            assert text.startswith('{"name":"deep","a":[[[[')
-            continue
+        obj = json.loads(text)  # a RecursionError here means the depth cap leaked
+        assert _depth(obj) <= MAX_DEPTH, f"forwarded nesting beyond the cap: {text[:200]}"
         assert isinstance(obj, dict) and isinstance(obj.get("name"), str)
         assert "__proto__" not in text
         if obj["name"] == "sentinel":
@@ -196,3 +211,4 @@ def test_bridge_survives_random_messages(page: Any, seed: int) -> None:
     assert stats["forwarded"] == len(sent)
     assert stats["received"] == stats["forwarded"] + dropped + stats["waiting"]
     assert stats["dropped"]["foreign"] >= 2 * FRAME_COUNT
+    assert stats["dropped"]["too_deep"] > 0  # the mix's deep messages met the cap

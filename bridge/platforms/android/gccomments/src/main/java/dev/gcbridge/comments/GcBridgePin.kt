@@ -4,6 +4,6 @@ package dev.gcbridge.comments
 /** The bridge.js this kit was built against; [GcBridgeScript] refuses any other bytes. */
 object GcBridgePin {
     const val VERSION = "1.0.0"
-    const val SHA256 = "3b3f55b041073ef04d99f2c1f6a15946b289e754135557edd8f1311da0d32a34"
+    const val SHA256 = "f98b2facd1f8152021b835a0f07c922ce57328ad8c7fcc9c87164a76211d3903"
     const val ASSET = "gc-bridge.js"
 }
