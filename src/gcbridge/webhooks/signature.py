@@ -13,8 +13,9 @@ the path may capture a genuine delivery. Hence:
 - the timestamp is signed and must be within ``tolerance`` seconds of now *in
   both directions*, which bounds how long a captured request can be replayed
   (:class:`~gcbridge.webhooks.delivery_log.DeliveryLog` closes the rest of the window);
-- the MAC is compared in constant time (itsdangerous ``HMACAlgorithm``, that is
-  :func:`hmac.compare_digest`) against *every* accepted secret, so secret
+- the MAC (one-shot :func:`hmac.digest`, the C path of what itsdangerous's
+  ``HMACAlgorithm`` computes) is compared in constant time
+  (:func:`hmac.compare_digest`) against *every* accepted secret, so secret
   rotation does not reveal which key matched through timing.
 
 ``now`` is always float Unix **seconds** (like :meth:`gcbridge.clock.Clock.now`);
@@ -23,14 +24,12 @@ pass ``now=clock.now()`` to use an injected clock.
 
 from __future__ import annotations
 
-import hashlib
-import re
+import hmac
 import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from itsdangerous.encoding import want_bytes
-from itsdangerous.signer import HMACAlgorithm
 
 from gcbridge.webhooks.errors import WebhookVerificationError
 
@@ -72,13 +71,21 @@ DEFAULT_TOLERANCE = 300
 MAX_TIMESTAMP_LENGTH = 20
 """Longest timestamp header accepted (epoch ms has 13 digits until the year 2286)."""
 
-_ALGORITHM = HMACAlgorithm(hashlib.sha256)
-_TIMESTAMP = re.compile(rf"[0-9]{{1,{MAX_TIMESTAMP_LENGTH}}}")
-_SIGNATURE = re.compile(r"[0-9a-fA-F]{64}")
+_DIGEST = "sha256"
+_TIMESTAMP_KEY = TIMESTAMP_HEADER.lower()
+_SIGNATURE_KEY = SIGNATURE_HEADER.lower()
 
 
 def normalize_secrets(secrets: str | bytes | Sequence[str | bytes]) -> tuple[bytes, ...]:
     """One secret or several (rotation) as a tuple of non-empty byte strings."""
+    # Fast paths for the common shapes (one str, one bytes, an already
+    # normalised tuple), so per-request callers do not pay for the general case.
+    if type(secrets) is str and secrets:
+        return (secrets.encode("utf-8"),)  # what want_bytes does
+    if type(secrets) is bytes and secrets:
+        return (secrets,)
+    if type(secrets) is tuple and secrets and all(type(k) is bytes and k for k in secrets):
+        return secrets
     items = [secrets] if isinstance(secrets, str | bytes) else list(secrets)
     keys = tuple(want_bytes(s) for s in items if isinstance(s, str | bytes))
     if not keys or len(keys) != len(items) or not all(keys):
@@ -97,7 +104,7 @@ def sign(secret: str | bytes, timestamp_ms: int, body: bytes) -> str:
     if isinstance(timestamp_ms, bool) or not isinstance(timestamp_ms, int) or timestamp_ms < 0:
         raise TypeError("timestamp_ms must be a non-negative int (epoch milliseconds)")
     (key,) = normalize_secrets(secret)
-    return _ALGORITHM.get_signature(key, _signing_input(timestamp_ms, bytes(body))).hex()
+    return hmac.digest(key, _signing_input(timestamp_ms, bytes(body)), _DIGEST).hex()
 
 
 def signed_headers(secret: str | bytes, timestamp_ms: int, body: bytes) -> dict[str, str]:
@@ -116,8 +123,7 @@ def header_value(headers: Mapping[Any, Any], name: str) -> str | None:
     """
     wanted = name.lower()
     found: str | None = None
-    items = headers.multi_items() if hasattr(headers, "multi_items") else headers.items()
-    for key, value in items:
+    for key, value in _header_items(headers):
         if isinstance(key, bytes):
             key = key.decode("latin-1")
         if not isinstance(key, str) or key.lower() != wanted:
@@ -133,15 +139,69 @@ def header_value(headers: Mapping[Any, Any], name: str) -> str | None:
     return found
 
 
+def _header_items(headers: Mapping[Any, Any]) -> Any:
+    # Every (name, value) pair, repeated headers included where the mapping keeps them.
+    if type(headers) is dict:  # the common case, without the attribute probe
+        return headers.items()
+    return headers.multi_items() if hasattr(headers, "multi_items") else headers.items()
+
+
+def _header_text(value: Any) -> str:
+    # A header value as header_value sees it; "" for anything that is not text.
+    if isinstance(value, bytes):
+        value = value.decode("latin-1")
+    return value.strip() if isinstance(value, str) else ""
+
+
+def _delivery_headers(headers: Mapping[Any, Any]) -> tuple[str | None, str | None]:
+    """``(header_value(h, TIMESTAMP_HEADER), header_value(h, SIGNATURE_HEADER))`` in one scan."""
+    # Same rules as header_value: absent -> None; a non-text value, or the same
+    # header twice with different values, -> "" (and "" then stays "").
+    timestamp: str | None = None
+    signature: str | None = None
+    for key, value in _header_items(headers):
+        if type(key) is not str:
+            if isinstance(key, bytes):
+                key = key.decode("latin-1")
+            elif not isinstance(key, str):
+                continue
+        lowered = key.lower()
+        if lowered == _TIMESTAMP_KEY:
+            text = value.strip() if type(value) is str else _header_text(value)
+            timestamp = text if timestamp is None or timestamp == text else ""
+        elif lowered == _SIGNATURE_KEY:
+            text = value.strip() if type(value) is str else _header_text(value)
+            signature = text if signature is None or signature == text else ""
+    return timestamp, signature
+
+
+def _signature_bytes(value: str) -> bytes | None:
+    """The 32 bytes of a signature header of exactly 64 hex digits, else ``None``."""
+    if len(value) != 64:
+        return None
+    try:
+        # fromhex also skips ASCII whitespace, but then 64 characters cannot
+        # make 32 bytes: the length check below rejects it.
+        raw = bytes.fromhex(value)
+    except ValueError:
+        return None
+    return raw if len(raw) == 32 else None
+
+
 def parse_timestamp(value: str) -> int:
     """The epoch-ms timestamp header as an int; raises ``malformed_timestamp``."""
-    if not _TIMESTAMP.fullmatch(value):
-        raise WebhookVerificationError(
-            f"{TIMESTAMP_HEADER} must be epoch milliseconds in decimal digits "
-            f"(at most {MAX_TIMESTAMP_LENGTH})",
-            reason="malformed_timestamp",
-        )
+    # Same as a full match of [0-9]{1,20}, without a regex (isdigit alone takes "²").
+    if not (len(value) <= MAX_TIMESTAMP_LENGTH and value.isdigit() and value.isascii()):
+        raise _malformed_timestamp()
     return int(value)
+
+
+def _malformed_timestamp() -> WebhookVerificationError:
+    return WebhookVerificationError(
+        f"{TIMESTAMP_HEADER} must be epoch milliseconds in decimal digits "
+        f"(at most {MAX_TIMESTAMP_LENGTH})",
+        reason="malformed_timestamp",
+    )
 
 
 def verify_signature(
@@ -157,8 +217,13 @@ def verify_signature(
     ``now`` is Unix seconds (default: the system clock); ``tolerance`` is seconds,
     applied both ways, bounds inclusive.
     """
-    keys = normalize_secrets(secrets)
-    if not isinstance(body, bytes | bytearray | memoryview):
+    # The checks of normalize_secrets, parse_timestamp and header_value are
+    # inlined or merged below: this runs once per request (issue #6, row 2).
+    if type(secrets) is str and secrets:
+        keys: tuple[bytes, ...] = (secrets.encode("utf-8"),)
+    else:
+        keys = normalize_secrets(secrets)
+    if type(body) is not bytes and not isinstance(body, bytes | bytearray | memoryview):
         hint = (
             "it is a str: pass the raw request bytes, not decoded text"
             if isinstance(body, str)
@@ -168,20 +233,25 @@ def verify_signature(
             f"the body must be the raw bytes as received, not {type(body).__name__}; {hint}",
             reason="body_not_bytes",
         )
-    raw_timestamp = header_value(headers, TIMESTAMP_HEADER)
-    raw_signature = header_value(headers, SIGNATURE_HEADER)
-    missing = [
-        n
-        for n, v in ((TIMESTAMP_HEADER, raw_timestamp), (SIGNATURE_HEADER, raw_signature))
-        if v is None
-    ]
-    if missing:
+    raw_timestamp, raw_signature = _delivery_headers(headers)
+    if raw_timestamp is None or raw_signature is None:
+        missing = [
+            n
+            for n, v in ((TIMESTAMP_HEADER, raw_timestamp), (SIGNATURE_HEADER, raw_signature))
+            if v is None
+        ]
         raise WebhookVerificationError(
             f"missing header {' and '.join(missing)}", reason="missing_header"
         )
-    assert raw_timestamp is not None and raw_signature is not None  # for mypy
-    timestamp_ms = parse_timestamp(raw_timestamp)
-    if not _SIGNATURE.fullmatch(raw_signature):
+    if not (
+        len(raw_timestamp) <= MAX_TIMESTAMP_LENGTH
+        and raw_timestamp.isdigit()
+        and raw_timestamp.isascii()
+    ):
+        raise _malformed_timestamp()
+    timestamp_ms = int(raw_timestamp)
+    expected = _signature_bytes(raw_signature)
+    if expected is None:
         raise WebhookVerificationError(
             f"{SIGNATURE_HEADER} must be exactly 64 hex characters", reason="malformed_signature"
         )
@@ -199,11 +269,11 @@ def verify_signature(
             reason="timestamp_too_new",
         )
 
-    expected = bytes.fromhex(raw_signature)  # shape checked: 32 bytes, cannot fail
-    message = _signing_input(timestamp_ms, bytes(body))
+    # _signing_input inlined; a bytes body is not copied first.
+    message = b"%d." % timestamp_ms + (body if type(body) is bytes else bytes(body))
     matched = False
     for key in keys:  # no early exit: timing does not tell which secret matched
-        matched |= _ALGORITHM.verify_signature(key, message, expected)
+        matched |= hmac.compare_digest(hmac.digest(key, message, _DIGEST), expected)
     if not matched:
         raise WebhookVerificationError(
             "the signature does not match any accepted secret "
