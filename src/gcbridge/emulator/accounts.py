@@ -30,6 +30,7 @@ from starlette.concurrency import run_in_threadpool
 
 from gcbridge.emulator.app import EmulatorState, state_of
 from gcbridge.emulator.errors import ApiError
+from gcbridge.emulator.openapi import error_responses
 from gcbridge.emulator.passwords import check_password, dummy_hash, hash_password
 from gcbridge.emulator.payloads import user_json
 from gcbridge.emulator.sessions import SessionError, session_store
@@ -123,7 +124,11 @@ def _signed_in(request: Request, conn: sqlite3.Connection, user_id: str) -> dict
     return {"token": token, "user": user_json(user)}
 
 
-@router.post("/api/pub/sso/login", summary="Sign in with ssoData (body only, never a URL)")
+@router.post(
+    "/api/pub/sso/login",
+    summary="Sign in with ssoData (body only, never a URL)",
+    responses=error_responses(400, 401, 403, 409),
+)
 async def sso_login(body: SsoLoginBody, request: Request) -> Response:
     """Verify ssoData with the site's SSO secret; create or update the SSO user; open a session."""
     from gcbridge.sso import SsoError, SsoExpired, SsoVerifier
@@ -200,14 +205,23 @@ async def sso_login(body: SsoLoginBody, request: Request) -> Response:
     return JSONResponse(result, headers=_NO_STORE)
 
 
-@router.get("/api/pub/me", summary="The signed-in user (restores a stored session)")
+@router.get(
+    "/api/pub/me",
+    summary="The signed-in user (restores a stored session)",
+    responses=error_responses(401),
+)
 async def me(request: Request) -> Response:
     """``{"user": ...}`` for a live session token."""
     user = await run_in_threadpool(require_user, request)
     return JSONResponse({"user": user_json(user)}, headers=_NO_STORE)
 
 
-@router.post("/api/pub/auth/register", status_code=201, summary="Create an account of the service")
+@router.post(
+    "/api/pub/auth/register",
+    status_code=201,
+    summary="Create an account of the service",
+    responses=error_responses(400, 404, 409),
+)
 async def register(body: RegisterBody, request: Request) -> Response:
     """Register a user of the service's own accounts and sign them in."""
     state = state_of(request)
@@ -245,7 +259,11 @@ async def register(body: RegisterBody, request: Request) -> Response:
     return JSONResponse(await run_in_threadpool(write), status_code=201, headers=_NO_STORE)
 
 
-@router.post("/api/pub/auth/login", summary="Sign in with an account of the service")
+@router.post(
+    "/api/pub/auth/login",
+    summary="Sign in with an account of the service",
+    responses=error_responses(400, 401, 404),
+)
 async def login(body: LoginBody, request: Request) -> Response:
     """Check username and password; open a session."""
     state = state_of(request)
@@ -266,7 +284,10 @@ async def login(body: LoginBody, request: Request) -> Response:
 
 
 @router.post(
-    "/api/pub/auth/logout", status_code=204, summary="Sign out (revokes the session token)"
+    "/api/pub/auth/logout",
+    status_code=204,
+    summary="Sign out (revokes the session token)",
+    responses=error_responses(401),
 )
 async def logout(request: Request) -> Response:
     """Revoke the Bearer token; signing out twice is not an error."""

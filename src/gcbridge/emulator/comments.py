@@ -30,6 +30,7 @@ from starlette.concurrency import run_in_threadpool
 from gcbridge.emulator.accounts import bearer_token, require_user
 from gcbridge.emulator.app import EmulatorState, state_of
 from gcbridge.emulator.errors import ApiError
+from gcbridge.emulator.openapi import LIST_COMMENTS_EXTRA, error_responses
 from gcbridge.emulator.payloads import comment_json, thread_comments_json, thread_json
 from gcbridge.emulator.sites import Site
 from gcbridge.emulator.store import find_thread, get_comment, new_id, upsert_thread
@@ -90,7 +91,12 @@ def _not_found(comment_id: str) -> ApiError:
     return ApiError(404, "comment_not_found", f"no comment {comment_id[:64]!r}")
 
 
-@router.get("/api/pub/comments", summary="A thread and its visible comments, oldest first")
+@router.get(
+    "/api/pub/comments",
+    summary="A thread and its visible comments, oldest first",
+    responses=error_responses(400, 404),
+    openapi_extra=LIST_COMMENTS_EXTRA,
+)
 async def list_comments(request: Request) -> dict[str, Any]:
     """``{"thread": <thread or null>, "comments": [...]}`` (deleted comments left out)."""
     state = state_of(request)
@@ -113,7 +119,12 @@ async def list_comments(request: Request) -> dict[str, Any]:
     return await run_in_threadpool(read)
 
 
-@router.post("/api/pub/comments", status_code=201, summary="Post a comment (fires comment.created)")
+@router.post(
+    "/api/pub/comments",
+    status_code=201,
+    summary="Post a comment (fires comment.created)",
+    responses=error_responses(400, 401, 403, 404),
+)
 async def post_comment(body: NewComment, request: Request) -> Response:
     """Create a comment by the signed-in user on the thread ``(website_id, uid)``."""
     state = state_of(request)
@@ -171,7 +182,11 @@ def _own_comment(conn: sqlite3.Connection, comment_id: str, user: sqlite3.Row) -
     return row
 
 
-@router.patch("/api/pub/comments/{comment_id}", summary="Edit your comment (fires comment.updated)")
+@router.patch(
+    "/api/pub/comments/{comment_id}",
+    summary="Edit your comment (fires comment.updated)",
+    responses=error_responses(400, 401, 403, 404, 409),
+)
 async def edit_comment(comment_id: str, body: CommentEdit, request: Request) -> Response:
     """Replace the content of the signed-in user's comment; unchanged content fires nothing."""
     state = state_of(request)
@@ -199,7 +214,9 @@ async def edit_comment(comment_id: str, body: CommentEdit, request: Request) -> 
 
 
 @router.delete(
-    "/api/pub/comments/{comment_id}", summary="Delete your comment (fires comment.deleted)"
+    "/api/pub/comments/{comment_id}",
+    summary="Delete your comment (fires comment.deleted)",
+    responses=error_responses(401, 403, 404),
 )
 async def delete_comment(comment_id: str, request: Request) -> Response:
     """Mark the signed-in user's comment deleted; deleting twice fires once."""
@@ -265,7 +282,9 @@ async def _moderate(request: Request, comment_id: str, status: str, event_type: 
 
 
 @router.post(
-    "/api/moderation/comments/{comment_id}/approve", summary="Approve (fires comment.approved)"
+    "/api/moderation/comments/{comment_id}/approve",
+    summary="Approve (fires comment.approved)",
+    responses=error_responses(401, 404),
 )
 async def approve_comment(comment_id: str, request: Request) -> Response:
     """Set status ``approved``; every approval is a moderator action and fires its event."""
@@ -273,7 +292,9 @@ async def approve_comment(comment_id: str, request: Request) -> Response:
 
 
 @router.post(
-    "/api/moderation/comments/{comment_id}/refuse", summary="Refuse (fires comment.deleted)"
+    "/api/moderation/comments/{comment_id}/refuse",
+    summary="Refuse (fires comment.deleted)",
+    responses=error_responses(401, 404),
 )
 async def refuse_comment(comment_id: str, request: Request) -> Response:
     """Set status ``deleted``; spec 6.1 has no comment.refused, a refusal is comment.deleted."""

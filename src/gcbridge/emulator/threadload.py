@@ -15,6 +15,7 @@ from starlette.concurrency import run_in_threadpool
 
 from gcbridge.emulator.app import state_of
 from gcbridge.emulator.errors import ApiError
+from gcbridge.emulator.openapi import THREAD_LOAD_EXTRA, error_responses
 from gcbridge.emulator.store import upsert_thread
 from gcbridge.emulator.validate import check_page_title, check_true, check_uid, check_url, invalid
 
@@ -48,7 +49,12 @@ def _single(request: Request, name: str) -> str | None:
     return values[0] if values else None
 
 
-@router.get("/api/pub/thread-load/", summary="Widget URL of a thread (spec 4.1)")
+@router.get(
+    "/api/pub/thread-load/",
+    summary="Widget URL of a thread (spec 4.1)",
+    responses=error_responses(400, 404),
+    openapi_extra=THREAD_LOAD_EXTRA,
+)
 async def thread_load(request: Request) -> dict[str, str]:
     """Validate the 2.1 parameters, create the thread if new, answer ``{"gc_url"}``."""
     state = state_of(request)

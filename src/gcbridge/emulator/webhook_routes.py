@@ -39,6 +39,12 @@ from gcbridge.emulator.journal import (
     list_calls,
     save_config,
 )
+from gcbridge.emulator.openapi import (
+    CALLS_EXTRA,
+    SETUP_EXTRA,
+    VERIFY_EXTRA,
+    site_auth_responses,
+)
 from gcbridge.emulator.siteauth import authenticated_site, require_site
 from gcbridge.emulator.ssrf import check_receiver_url
 
@@ -91,7 +97,12 @@ def _check_events(raw: Any) -> tuple[str, ...]:
     return tuple(e for e in EVENT_TYPES if e in raw)
 
 
-@router.post("/webhook/website/{website_id}/setup", summary="Set up the site's webhook")
+@router.post(
+    "/webhook/website/{website_id}/setup",
+    summary="Set up the site's webhook",
+    responses=site_auth_responses(400),
+    openapi_extra=SETUP_EXTRA,
+)
 async def setup(website_id: str, request: Request) -> dict[str, Any]:
     """Replace the configuration and generate a new secret; answers the configuration."""
     state = state_of(request)
@@ -116,7 +127,11 @@ async def setup(website_id: str, request: Request) -> dict[str, Any]:
     return await run_in_threadpool(write)
 
 
-@router.get("/webhook/website/{website_id}/config", summary="Read the site's webhook configuration")
+@router.get(
+    "/webhook/website/{website_id}/config",
+    summary="Read the site's webhook configuration",
+    responses=site_auth_responses(404),
+)
 async def config(website_id: str, request: Request) -> dict[str, Any]:
     """The configuration, including the secret."""
     state = state_of(request)
@@ -128,7 +143,11 @@ async def config(website_id: str, request: Request) -> dict[str, Any]:
     return config_json(found)
 
 
-@router.delete("/webhook/website/{website_id}/disable", summary="Turn the site's webhook off")
+@router.delete(
+    "/webhook/website/{website_id}/disable",
+    summary="Turn the site's webhook off",
+    responses=site_auth_responses(404),
+)
 async def disable(website_id: str, request: Request) -> dict[str, Any]:
     """Stop deliveries: later events are not queued, waiting calls fail ``webhook_disabled``."""
     state = state_of(request)
@@ -153,7 +172,12 @@ def _cursor(raw: str | None) -> int | None:
     return int(raw)
 
 
-@router.get("/webhook/website/{website_id}/calls", summary="Recent deliveries, newest first")
+@router.get(
+    "/webhook/website/{website_id}/calls",
+    summary="Recent deliveries, newest first",
+    responses=site_auth_responses(400),
+    openapi_extra=CALLS_EXTRA,
+)
 async def calls(website_id: str, request: Request) -> dict[str, Any]:
     """``{"calls": [...], "next_cursor": str | null}`` filtered by status and event_type."""
     state = state_of(request)
@@ -184,7 +208,11 @@ async def calls(website_id: str, request: Request) -> dict[str, Any]:
     return {"calls": page, "next_cursor": None if next_seq is None else str(next_seq)}
 
 
-@router.post("/webhook/call/{call_id}/replay", summary="Replay a failed delivery")
+@router.post(
+    "/webhook/call/{call_id}/replay",
+    summary="Replay a failed delivery",
+    responses=site_auth_responses(404, 409),
+)
 async def replay(call_id: str, request: Request) -> dict[str, Any]:
     """A fresh call for the same event: new delivery id, retry count 0, ``replay_of`` set."""
     state = state_of(request)
@@ -225,7 +253,12 @@ async def replay(call_id: str, request: Request) -> dict[str, Any]:
     return {"call": answer}
 
 
-@router.post("/webhook/website/{website_id}/verify", summary="Check a delivery signature")
+@router.post(
+    "/webhook/website/{website_id}/verify",
+    summary="Check a delivery signature",
+    responses=site_auth_responses(404),
+    openapi_extra=VERIFY_EXTRA,
+)
 async def verify(website_id: str, request: Request) -> dict[str, Any]:
     """Whether X-Webhook-Signature matches the body and timestamp under the site's secret."""
     from gcbridge.webhooks import WebhookVerificationError, verify_signature

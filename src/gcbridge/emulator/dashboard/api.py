@@ -20,6 +20,7 @@ from fastapi import APIRouter, Request, Response
 from fastapi.responses import JSONResponse
 
 from gcbridge.emulator.app import state_of
+from gcbridge.emulator.openapi import SITE_AUTH_OK
 from gcbridge.emulator.sites import Site
 
 __all__ = ["router", "site_for_token", "SAMPLE_THREAD"]
@@ -51,7 +52,11 @@ def site_for_token(request: Request) -> Site | None:
     return matched
 
 
-@router.get("/api/dashboard/site", summary="The site of an account token (dashboard)")
+@router.get(
+    "/api/dashboard/site",
+    summary="The site of an account token (dashboard)",
+    responses={200: SITE_AUTH_OK},
+)
 async def dashboard_site(request: Request) -> Response:
     """``{"shortname", "website_id", "sso_public_key", "widget_url", "thread_load_url", ...}``."""
     site = site_for_token(request)
