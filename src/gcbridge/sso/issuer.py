@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from typing import Any
 
@@ -9,7 +10,14 @@ from gcbridge.clock import SYSTEM_CLOCK, Clock
 from gcbridge.sso.format import assemble, encode_message
 from gcbridge.sso.user import SsoUser
 
-__all__ = ["SsoIssuer", "coerce_user"]
+__all__ = ["SsoIssuer", "coerce_user", "MESSAGE_MEMO_SIZE"]
+
+MESSAGE_MEMO_SIZE = 256
+"""Users whose encoded message each issuer remembers (see ``SsoIssuer.issue``)."""
+
+# Values whose == is exact identity of meaning for validation (True == 1 and
+# 1.0 == 1 would not be: bool and float are refused where int is accepted).
+_MEMO_VALUE_TYPES = (str, int, type(None))
 
 
 def _secret_bytes(secret: str | bytes) -> bytes:
@@ -26,7 +34,29 @@ def coerce_user(user: SsoUser | Mapping[str, Any]) -> SsoUser:
         return user
     if not isinstance(user, Mapping):
         raise TypeError(f"user must be an SsoUser or a mapping, not {type(user).__name__}")
-    return SsoUser.model_validate(dict(user))
+    return SsoUser.model_validate(user if type(user) is dict else dict(user))
+
+
+def _claims(user: SsoUser) -> dict[str, Any]:
+    # SsoUser.claims() without the serializer: its fields are all str or None,
+    # which model_dump returns as they are. Subclasses keep their own claims().
+    if type(user) is SsoUser:
+        return {name: value for name, value in user.__dict__.items() if value is not None}
+    return user.claims()
+
+
+def _memo_key(user: object) -> object:
+    """A hashable key equal only for inputs that validate and encode the same, else None."""
+    if type(user) is SsoUser:
+        return user  # frozen: hashable, == compares the fields
+    if type(user) is dict and all(type(v) in _MEMO_VALUE_TYPES for v in user.values()):
+        return tuple(user.items())
+    return None
+
+
+def _message_for(key: object) -> str:
+    user = key if isinstance(key, SsoUser) else coerce_user(dict(key))  # type: ignore[call-overload]
+    return encode_message(_claims(user))
 
 
 class SsoIssuer:
@@ -35,14 +65,21 @@ class SsoIssuer:
     def __init__(self, secret: str | bytes, *, clock: Clock = SYSTEM_CLOCK) -> None:
         self._secret = _secret_bytes(secret)
         self._clock = clock
+        # A server issues a new token for the same user on every page: keep the
+        # validated, encoded message of recent users (errors are not kept).
+        self._message_of = functools.lru_cache(maxsize=MESSAGE_MEMO_SIZE)(_message_for)
 
     def __repr__(self) -> str:
         return "SsoIssuer(secret='***')"
 
     def issue(self, user: SsoUser | Mapping[str, Any], now: float | None = None) -> str:
         """A fresh token for ``user``; invalid user fields raise ``ValueError``."""
-        sso_user = coerce_user(user)
+        key = _memo_key(user)
+        if key is not None:
+            message = self._message_of(key)
+        else:
+            message = encode_message(_claims(coerce_user(user)))
         timestamp = int(self._clock.now() if now is None else now)
         if timestamp < 0:
             raise ValueError("cannot issue ssoData before the Unix epoch")
-        return assemble(self._secret, encode_message(sso_user.claims()), timestamp)
+        return assemble(self._secret, message, timestamp)

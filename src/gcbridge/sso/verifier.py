@@ -7,18 +7,35 @@ learns nothing but "bad_signature" from a forged token.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 from pydantic import ValidationError
 
 from gcbridge.clock import SYSTEM_CLOCK, Clock
 from gcbridge.sso.errors import SsoExpired, SsoInvalid
-from gcbridge.sso.format import decode_message, signature_matches, split_token
+from gcbridge.sso.format import _ALGORITHM, decode_message, signing_input, split_token
 from gcbridge.sso.issuer import _secret_bytes
 from gcbridge.sso.policy import DEFAULT_LEEWAY, DEFAULT_MAX_AGE, sso_age_verdict
 from gcbridge.sso.user import SsoUser
 
-__all__ = ["SsoVerifier"]
+__all__ = ["SsoVerifier", "USER_MEMO_SIZE"]
+
+USER_MEMO_SIZE = 256
+"""Authenticated messages whose decoded user each verifier remembers (see ``verify``)."""
+
+
+def _user_from_message(message: str) -> SsoUser:
+    # A pure function of the message: the same text always gives an equal
+    # (frozen) user or the same error, so remembering its successes is safe.
+    claims = decode_message(message)
+    try:
+        return SsoUser.model_validate(claims)
+    except ValidationError as exc:
+        fields = sorted({".".join(str(p) for p in err["loc"]) or "user" for err in exc.errors()})
+        raise SsoInvalid(
+            f"the user in ssoData is invalid: {', '.join(fields)}", reason="bad_user"
+        ) from None
 
 
 class SsoVerifier:
@@ -41,6 +58,11 @@ class SsoVerifier:
         self.max_age = max_age
         self.leeway = leeway
         self._clock = clock
+        # The same user comes back with a new token on every page: its message
+        # (base64 JSON, without the timestamp) repeats, so skip re-decoding and
+        # re-validating it. Only consulted after the MAC and age checks pass;
+        # errors are not remembered. Bounded: at most 256 * 16 KiB.
+        self._user_of = functools.lru_cache(maxsize=USER_MEMO_SIZE)(_user_from_message)
 
     def __repr__(self) -> str:
         return (
@@ -51,11 +73,14 @@ class SsoVerifier:
     def verify(self, sso_data: str, now: float | None = None) -> SsoUser:
         """The user inside authentic, fresh ssoData; raises ``SsoInvalid`` or ``SsoExpired``."""
         parts = split_token(sso_data)
+        # signature_matches for every key, with the shared work done once.
+        message = signing_input(parts.message, parts.timestamp)
+        mac = bytes.fromhex(parts.signature)  # shape checked by split_token
         # Try every key even after a match would be found: the loop is tiny and
         # its duration then depends only on how many secrets are configured.
         matched = False
         for secret in self._secrets:
-            matched |= signature_matches(secret, parts.message, parts.timestamp, parts.signature)
+            matched |= _ALGORITHM.verify_signature(secret, message, mac)
         if not matched:
             raise SsoInvalid(
                 "the signature does not match any accepted secret", reason="bad_signature"
@@ -73,13 +98,4 @@ class SsoVerifier:
                 now=current,
             )
 
-        claims = decode_message(parts.message)
-        try:
-            return SsoUser.model_validate(claims)
-        except ValidationError as exc:
-            fields = sorted(
-                {".".join(str(p) for p in err["loc"]) or "user" for err in exc.errors()}
-            )
-            raise SsoInvalid(
-                f"the user in ssoData is invalid: {', '.join(fields)}", reason="bad_user"
-            ) from None
+        return self._user_of(parts.message)
