@@ -84,6 +84,7 @@ def main(argv: list[str] | None = None) -> int:
     total = time.perf_counter() - started
 
     out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
     data = {
         "generated_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "quick": args.quick,
