@@ -16,11 +16,12 @@ One attempt, in order:
    call with error ``ssrf:<reason>``, no retry; a DNS failure is a network error;
 3. sign with the current secret and a fresh timestamp, and commit an attempt
    row *before* sending (duration NULL = in flight, with the exact headers);
-4. POST on httpx (no redirects followed, no proxies from the environment, no
-   connection reuse across hosts), with ``attempt_timeout`` for the whole
-   attempt, reading at most ``response_body_limit`` bytes of the answer;
+4. POST (:mod:`~gcbridge.emulator.attempt`: no redirects followed, no proxies
+   from the environment) with ``attempt_timeout`` for the whole attempt,
+   reading at most ``response_body_limit`` bytes of the answer; connections are
+   kept alive only where that is safe (:mod:`~gcbridge.emulator.connections`);
 5. in one transaction, complete the attempt row and move the call on per
-   :mod:`~gcbridge.emulator.schedule`.
+   :mod:`~gcbridge.emulator.schedule`. The rows are :mod:`~gcbridge.emulator.outbox`'s.
 
 Crash safety: an attempt row still in flight at :meth:`Dispatcher.start` was cut
 by a crash; it is marked ``interrupted`` and its call is due at once, with the
@@ -35,39 +36,37 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
-import sqlite3
-import time
-from typing import Any
 
 import httpx
 
-from gcbridge.clock import Clock, Sleep, utc_iso
+from gcbridge.clock import Clock, Sleep
+from gcbridge.emulator.attempt import build_request, send_attempt
+from gcbridge.emulator.connections import ReceiverClients
 from gcbridge.emulator.db import Database
 from gcbridge.emulator.errors import ReceiverRefused
 from gcbridge.emulator.journal import get_call, get_config
-from gcbridge.emulator.schedule import classify, next_attempt, parse_retry_after
-from gcbridge.emulator.settings import Settings
-from gcbridge.emulator.ssrf import Resolver, pin_request, resolve_receiver, system_resolver
-from gcbridge.webhooks.signature import (
-    DELIVERY_ID_HEADER,
-    FIRST_SENT_AT_HEADER,
-    RETRY_COUNT_HEADER,
-    SIGNATURE_HEADER,
-    TIMESTAMP_HEADER,
-    USER_AGENT,
-    sign,
+from gcbridge.emulator.outbox import (
+    attempts_made,
+    begin_attempt,
+    complete_attempt,
+    due_calls,
+    fail_call,
+    finish_call,
+    mark_interrupted,
+    next_due,
+    record_unsent,
 )
+from gcbridge.emulator.schedule import classify, next_attempt
+from gcbridge.emulator.settings import Settings
+from gcbridge.emulator.ssrf import Resolver, resolve_receiver, system_resolver
 
 __all__ = ["Dispatcher", "DEFAULT_WORKERS"]
 
-DEFAULT_WORKERS = 4
-"""Attempts in flight at once."""
+DEFAULT_WORKERS = 8
+"""Attempts in flight at once (they mostly wait on the network, so more than the cores)."""
 
 log = logging.getLogger("gcbridge.emulator.dispatcher")
-
-_INTERRUPTED = "interrupted"
 
 
 class Dispatcher:
@@ -95,7 +94,7 @@ class Dispatcher:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._event: asyncio.Event | None = None
         self._task: asyncio.Task[None] | None = None
-        self._client: httpx.AsyncClient | None = None
+        self._clients: ReceiverClients | None = None
         self._inflight: dict[str, asyncio.Task[None]] = {}
 
     # -- lifecycle ---------------------------------------------------------
@@ -106,14 +105,10 @@ class Dispatcher:
             return
         self._loop = asyncio.get_running_loop()
         self._event = asyncio.Event()
-        self._client = httpx.AsyncClient(
-            transport=self._transport,
-            follow_redirects=False,
+        self._clients = ReceiverClients(
             timeout=self.settings.attempt_timeout,
-            trust_env=False,  # an HTTP(S)_PROXY must not bypass the address pinning
-            # A pinned connection is keyed by IP: reusing it for another host name
-            # would skip that name's TLS check, so every attempt connects afresh.
-            limits=httpx.Limits(max_keepalive_connections=0),
+            transport=self._transport,
+            max_connections=self._workers,
         )
         self.recover()
         self._task = asyncio.create_task(self._run(), name="gcbridge-dispatcher")
@@ -128,9 +123,9 @@ class Dispatcher:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await t
         self._inflight.clear()
-        if self._client is not None:
-            await self._client.aclose()
-            self._client = None
+        if self._clients is not None:
+            await self._clients.aclose()
+            self._clients = None
 
     def wake(self) -> None:
         """Look for due calls now (safe from any thread)."""
@@ -149,22 +144,11 @@ class Dispatcher:
 
     def recover(self) -> int:
         """Mark attempts left in flight by a crash ``interrupted``; returns how many."""
-        now = self.clock.now()
         with self.db.transaction() as conn:
-            rows = conn.execute(
-                "SELECT id, call_id FROM attempts WHERE duration_ms IS NULL AND error IS NULL"
-            ).fetchall()
-            for row in rows:
-                conn.execute(
-                    "UPDATE attempts SET error = ? WHERE id = ?", (_INTERRUPTED, row["id"])
-                )
-                conn.execute(
-                    "UPDATE calls SET next_attempt_at = ? WHERE id = ? AND status = 'pending'",
-                    (now, row["call_id"]),
-                )
-        if rows:
-            log.warning("resuming %d webhook attempt(s) cut by a restart", len(rows))
-        return len(rows)
+            count = mark_interrupted(conn, self.clock.now())
+        if count:
+            log.warning("resuming %d webhook attempt(s) cut by a restart", count)
+        return count
 
     # -- scheduling --------------------------------------------------------
 
@@ -188,31 +172,13 @@ class Dispatcher:
             else:
                 await asyncio.sleep(0)  # never spin without yielding to the loop
 
-    def _exclusion(self) -> tuple[str, list[str]]:
-        ids = list(self._inflight)
-        if not ids:
-            return "", []
-        return f" AND id NOT IN ({','.join('?' * len(ids))})", ids
-
     def _due(self, now: float, limit: int) -> list[str]:
-        extra, ids = self._exclusion()
         with self.db.read() as conn:
-            rows = conn.execute(
-                "SELECT id FROM calls WHERE status = 'pending' AND next_attempt_at <= ?"  # noqa: S608
-                + extra
-                + " ORDER BY next_attempt_at, seq LIMIT ?",
-                (now, *ids, limit),
-            ).fetchall()
-        return [r["id"] for r in rows]
+            return due_calls(conn, now, limit, self._inflight)
 
     def _next_due(self) -> float | None:
-        extra, ids = self._exclusion()
         with self.db.read() as conn:
-            row = conn.execute(
-                "SELECT MIN(next_attempt_at) FROM calls WHERE status = 'pending'" + extra,  # noqa: S608
-                ids,
-            ).fetchone()
-        return None if row[0] is None else float(row[0])
+            return next_due(conn, self._inflight)
 
     async def _wait(self, seconds: float) -> None:
         # With a ManualClock the sleep moves time at once, even if a wake() wins the
@@ -235,11 +201,7 @@ class Dispatcher:
             # Never leave a due call behind to spin on: fail it, visibly.
             log.exception("webhook call %s: internal error", call_id)
             with self.db.transaction() as conn:
-                conn.execute(
-                    "UPDATE calls SET status = 'failed', next_attempt_at = NULL, error = ? "
-                    "WHERE id = ? AND status = 'pending'",
-                    ("internal_error", call_id),
-                )
+                fail_call(conn, call_id, "internal_error")
         finally:
             self._inflight.pop(call_id, None)
             if self._event is not None:
@@ -253,12 +215,10 @@ class Dispatcher:
             if call is None or call["status"] != "pending":
                 return
             config = get_config(conn, call["website_id"])
-            number, counted = _attempts_made(conn, call_id)
+            number, counted = attempts_made(conn, call_id)
         if config is None or not config.enabled:
             with self.db.transaction() as conn:
-                _finish_call(
-                    conn, call_id, "failed", None, None, "webhook_disabled", config_url=None
-                )
+                finish_call(conn, call_id, "failed", None, None, "webhook_disabled")
             return
 
         try:
@@ -274,97 +234,57 @@ class Dispatcher:
             self._record_unsent(call_id, number, config.url, "dns_error", counted=counted)
             return
 
-        body = bytes(call["body"])
-        started = self.clock.now()
-        first_sent = call["first_sent_at"] if call["first_sent_at"] is not None else started
-        timestamp_ms = int(started * 1000)
-        url, pin_headers, extensions = pin_request(target)
-        headers = {
-            "Content-Type": "application/json",
-            "User-Agent": USER_AGENT,
-            SIGNATURE_HEADER: sign(config.secret, timestamp_ms, body),
-            TIMESTAMP_HEADER: str(timestamp_ms),
-            DELIVERY_ID_HEADER: call["delivery_id"],
-            RETRY_COUNT_HEADER: str(number),
-            FIRST_SENT_AT_HEADER: utc_iso(first_sent),
-            **pin_headers,
-        }
-        assert self._client is not None
-        request = self._client.build_request(
-            "POST", url, content=body, headers=headers, extensions=extensions
-        )
-        sent_headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in request.headers.raw}
-        with self.db.transaction() as conn:
-            cur = conn.execute(
-                "INSERT INTO attempts (call_id, number, started_at, request_headers) "
-                "VALUES (?, ?, ?, ?)",
-                (call_id, number, started, json.dumps(sent_headers)),
+        assert self._clients is not None
+        async with self._clients.lease(target) as client:
+            started = self.clock.now()
+            first_sent = call["first_sent_at"]
+            request, sent_headers = build_request(
+                client,
+                target,
+                secret=config.secret,
+                body=bytes(call["body"]),
+                delivery_id=call["delivery_id"],
+                number=number,
+                first_sent_at=started if first_sent is None else first_sent,
+                now=started,
             )
-            attempt_id = cur.lastrowid
-            conn.execute(
-                "UPDATE calls SET first_sent_at = COALESCE(first_sent_at, ?), url = ? WHERE id = ?",
-                (started, config.url, call_id),
+            # Committed before the request leaves: a crash from here on leaves the
+            # row in flight, and recover() resumes the call.
+            with self.db.transaction() as conn:
+                attempt_id = begin_attempt(conn, call_id, number, started, sent_headers, config.url)
+            result = await send_attempt(
+                client,
+                request,
+                timeout=self.settings.attempt_timeout,
+                body_limit=self.settings.response_body_limit,
+                now=self.clock.now,
             )
 
-        status, error, location, text, retry_after, duration = await self._send(request)
-        outcome = classify(status)
+        status, error = result.status, result.error
         now = self.clock.now()
+        outcome = classify(status)
         if outcome == "succeeded":
             call_status, due, call_error = "succeeded", None, None
         else:
-            error = error or ("redirect" if status is not None and 300 <= status <= 399 else None)
             last = error or f"http_{status}"
-            due = next_attempt(self.settings.retry_schedule, counted + 1, now, status, retry_after)
+            due = next_attempt(
+                self.settings.retry_schedule, counted + 1, now, status, result.retry_after
+            )
             if due is not None:
                 call_status, call_error = "pending", last
             elif outcome == "retry":
                 call_status, call_error = "failed", f"retries_exhausted:{last}"
             else:
                 call_status, call_error = "failed", last
+        # One transaction completes the attempt row and moves the call on.
         with self.db.transaction() as conn:
-            conn.execute(
-                "UPDATE attempts SET duration_ms = ?, response_code = ?, error = ?, location = ?, "
-                "response_body = ? WHERE id = ?",
-                (duration, status, error, location, text, attempt_id),
-            )
-            conn.execute("UPDATE calls SET retry_count = ? WHERE id = ?", (number, call_id))
+            complete_attempt(conn, attempt_id, result)
             current = get_config(conn, call["website_id"])
             if call_status == "pending" and (current is None or not current.enabled):
                 # Disabled while this attempt was in flight: no retry.
                 call_status, due, call_error = "failed", None, "webhook_disabled"
-            _finish_call(conn, call_id, call_status, status, due, call_error, config_url=None)
+            finish_call(conn, call_id, call_status, status, due, call_error, retries=number)
         log.debug("webhook call %s attempt %d: %s %s", call_id, number, status, error or "")
-
-    async def _send(
-        self, request: httpx.Request
-    ) -> tuple[int | None, str | None, str | None, str | None, float | None, float]:
-        """(status, error, location, truncated body, retry-after seconds, duration ms)."""
-        assert self._client is not None
-        limit = self.settings.response_body_limit
-        t0 = time.perf_counter()
-        try:
-            async with asyncio.timeout(self.settings.attempt_timeout):
-                response = await self._client.send(request, stream=True)
-                try:
-                    chunks = bytearray()
-                    async for chunk in response.aiter_bytes():
-                        chunks += chunk
-                        if len(chunks) >= limit:
-                            break
-                finally:
-                    await response.aclose()
-        except (TimeoutError, httpx.TimeoutException):
-            return None, "timeout", None, None, None, _ms(t0)
-        except httpx.ConnectError:
-            return None, "connect_error", None, None, None, _ms(t0)
-        except httpx.TransportError as exc:
-            return None, f"network_error:{type(exc).__name__}", None, None, None, _ms(t0)
-        status = response.status_code
-        location = response.headers.get("location") if 300 <= status <= 399 else None
-        raw_retry = response.headers.get("retry-after")
-        retry_after = parse_retry_after(raw_retry, self.clock.now()) if raw_retry else None
-        text = bytes(chunks[:limit]).decode("utf-8", "replace")
-        return status, None, location, text, retry_after, _ms(t0)
 
     def _record_unsent(
         self,
@@ -384,46 +304,5 @@ class Dispatcher:
         else:
             status, call_error = "failed", error if final else f"retries_exhausted:{error}"
         with self.db.transaction() as conn:
-            conn.execute(
-                "INSERT INTO attempts (call_id, number, started_at, duration_ms, error, "
-                "request_headers) VALUES (?, ?, ?, 0, ?, '{}')",
-                (call_id, number, now, error),
-            )
-            conn.execute("UPDATE calls SET retry_count = ? WHERE id = ?", (number, call_id))
-            _finish_call(conn, call_id, status, None, due, call_error, config_url=url)
-
-
-def _ms(t0: float) -> float:
-    return round((time.perf_counter() - t0) * 1000, 3)
-
-
-def _attempts_made(conn: sqlite3.Connection, call_id: str) -> tuple[int, int]:
-    """(attempts made, attempts that count against the schedule)."""
-    row = conn.execute(
-        "SELECT COUNT(*), COALESCE(SUM(error IS NULL OR error != ?), 0) FROM attempts "
-        "WHERE call_id = ?",
-        (_INTERRUPTED, call_id),
-    ).fetchone()
-    return int(row[0]), int(row[1])
-
-
-def _finish_call(
-    conn: sqlite3.Connection,
-    call_id: str,
-    status: str,
-    response_code: int | None,
-    next_at: float | None,
-    error: str | None,
-    *,
-    config_url: str | None,
-) -> None:
-    fields: dict[str, Any] = {
-        "status": status,
-        "response_code": response_code,
-        "next_attempt_at": next_at if status == "pending" else None,
-        "error": error,
-    }
-    if config_url is not None:
-        fields["url"] = config_url
-    sets = ", ".join(f"{k} = ?" for k in fields)
-    conn.execute(f"UPDATE calls SET {sets} WHERE id = ?", (*fields.values(), call_id))  # noqa: S608
+            record_unsent(conn, call_id, number, now, error)
+            finish_call(conn, call_id, status, None, due, call_error, url=url, retries=number)

@@ -1,0 +1,125 @@
+"""One HTTP attempt of a webhook delivery: the signed request, the send, the answer read.
+
+The dispatcher decides *when* to attempt and writes the journal; this module
+does the network part of one attempt and nothing else:
+
+- :func:`build_request` makes the exact request of spec 2.6 (a fresh timestamp
+  and signature, the same delivery id on every retry, the retry count, the
+  first-sent-at date) aimed at the checked address (:func:`~gcbridge.emulator.ssrf.pin_request`),
+  and returns the headers as they will leave, for the journal;
+- :func:`send_attempt` sends it (no redirects followed) within the attempt
+  timeout, reads at most the body limit and turns whatever happened into an
+  :class:`AttemptResult`: a status, or an error code (``timeout``,
+  ``connect_error``, ``network_error:<Exception>``; ``redirect`` for a 30x).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import httpx
+
+from gcbridge.clock import utc_iso
+from gcbridge.emulator.schedule import parse_retry_after
+from gcbridge.emulator.ssrf import Target, pin_request
+from gcbridge.webhooks.signature import (
+    DELIVERY_ID_HEADER,
+    FIRST_SENT_AT_HEADER,
+    RETRY_COUNT_HEADER,
+    SIGNATURE_HEADER,
+    TIMESTAMP_HEADER,
+    USER_AGENT,
+    sign,
+)
+
+__all__ = ["AttemptResult", "build_request", "send_attempt"]
+
+
+@dataclass(frozen=True)
+class AttemptResult:
+    """What one attempt got: a status or an error, and what the journal keeps of the answer."""
+
+    status: int | None
+    error: str | None
+    location: str | None = None  # the Location of a 30x (not followed)
+    body: str | None = None  # the answer's first bytes, decoded leniently
+    retry_after: float | None = None  # seconds, from a Retry-After header
+    duration_ms: float = 0.0
+
+
+def build_request(
+    client: httpx.AsyncClient,
+    target: Target,
+    *,
+    secret: str,
+    body: bytes,
+    delivery_id: str,
+    number: int,
+    first_sent_at: float,
+    now: float,
+) -> tuple[httpx.Request, dict[str, str]]:
+    """The signed, pinned POST of attempt ``number``, and its headers exactly as sent."""
+    timestamp_ms = int(now * 1000)
+    url, pin_headers, extensions = pin_request(target)
+    headers = {
+        "Content-Type": "application/json",
+        "User-Agent": USER_AGENT,
+        SIGNATURE_HEADER: sign(secret, timestamp_ms, body),
+        TIMESTAMP_HEADER: str(timestamp_ms),
+        DELIVERY_ID_HEADER: delivery_id,
+        RETRY_COUNT_HEADER: str(number),
+        FIRST_SENT_AT_HEADER: utc_iso(first_sent_at),
+        **pin_headers,
+    }
+    request = client.build_request(
+        "POST", url, content=body, headers=headers, extensions=extensions
+    )
+    sent = {k.decode("latin-1"): v.decode("latin-1") for k, v in request.headers.raw}
+    return request, sent
+
+
+async def send_attempt(
+    client: httpx.AsyncClient,
+    request: httpx.Request,
+    *,
+    timeout: float,
+    body_limit: int,
+    now: Callable[[], float],
+) -> AttemptResult:
+    """Send ``request``; ``timeout`` bounds the whole attempt, answer included."""
+    t0 = time.perf_counter()
+    try:
+        async with asyncio.timeout(timeout):
+            response = await client.send(request, stream=True)
+            try:
+                chunks = bytearray()
+                async for chunk in response.aiter_bytes():
+                    chunks += chunk
+                    if len(chunks) >= body_limit:
+                        break  # the rest is never read: a huge answer costs nothing
+            finally:
+                await response.aclose()
+    except (TimeoutError, httpx.TimeoutException):
+        return AttemptResult(None, "timeout", duration_ms=_ms(t0))
+    except httpx.ConnectError:
+        return AttemptResult(None, "connect_error", duration_ms=_ms(t0))
+    except httpx.TransportError as exc:
+        return AttemptResult(None, f"network_error:{type(exc).__name__}", duration_ms=_ms(t0))
+    status = response.status_code
+    redirect = 300 <= status <= 399
+    raw_retry = response.headers.get("retry-after")
+    return AttemptResult(
+        status=status,
+        error="redirect" if redirect else None,
+        location=response.headers.get("location") if redirect else None,
+        body=bytes(chunks[:body_limit]).decode("utf-8", "replace"),
+        retry_after=parse_retry_after(raw_retry, now()) if raw_retry else None,
+        duration_ms=_ms(t0),
+    )
+
+
+def _ms(t0: float) -> float:
+    return round((time.perf_counter() - t0) * 1000, 3)

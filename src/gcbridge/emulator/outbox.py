@@ -1,0 +1,164 @@
+"""The dispatcher's rows: which calls are due, and what one attempt writes to the journal.
+
+Each function runs on the connection of an open :meth:`Database.transaction`
+(or :meth:`Database.read` for the queries); the dispatcher decides what commits
+together. The order that makes delivery crash-safe lives in the dispatcher:
+:func:`begin_attempt` commits *before* the request leaves, :func:`complete_attempt`
+and :func:`finish_call` commit together after it.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Collection
+from typing import Any
+
+from gcbridge.emulator.attempt import AttemptResult
+
+__all__ = [
+    "INTERRUPTED",
+    "due_calls",
+    "next_due",
+    "attempts_made",
+    "begin_attempt",
+    "complete_attempt",
+    "record_unsent",
+    "finish_call",
+    "fail_call",
+    "mark_interrupted",
+]
+
+INTERRUPTED = "interrupted"
+"""The error of an attempt cut by a crash (it does not count against the schedule)."""
+
+
+def _exclusion(exclude: Collection[str]) -> tuple[str, list[str]]:
+    ids = list(exclude)
+    if not ids:
+        return "", []
+    return f" AND id NOT IN ({','.join('?' * len(ids))})", ids
+
+
+def due_calls(
+    conn: sqlite3.Connection, now: float, limit: int, exclude: Collection[str]
+) -> list[str]:
+    """Ids of up to ``limit`` pending calls due at ``now``, oldest due first."""
+    extra, ids = _exclusion(exclude)
+    rows = conn.execute(
+        "SELECT id FROM calls WHERE status = 'pending' AND next_attempt_at <= ?"  # noqa: S608
+        + extra
+        + " ORDER BY next_attempt_at, seq LIMIT ?",
+        (now, *ids, limit),
+    ).fetchall()
+    return [r["id"] for r in rows]
+
+
+def next_due(conn: sqlite3.Connection, exclude: Collection[str]) -> float | None:
+    """The earliest ``next_attempt_at`` of the pending calls not in ``exclude``."""
+    extra, ids = _exclusion(exclude)
+    row = conn.execute(
+        "SELECT MIN(next_attempt_at) FROM calls WHERE status = 'pending'" + extra,  # noqa: S608
+        ids,
+    ).fetchone()
+    return None if row[0] is None else float(row[0])
+
+
+def attempts_made(conn: sqlite3.Connection, call_id: str) -> tuple[int, int]:
+    """(attempts made, attempts that count against the schedule)."""
+    row = conn.execute(
+        "SELECT COUNT(*), COALESCE(SUM(error IS NULL OR error != ?), 0) FROM attempts "
+        "WHERE call_id = ?",
+        (INTERRUPTED, call_id),
+    ).fetchone()
+    return int(row[0]), int(row[1])
+
+
+def begin_attempt(
+    conn: sqlite3.Connection,
+    call_id: str,
+    number: int,
+    started: float,
+    headers: dict[str, str],
+    url: str,
+) -> int:
+    """Write attempt ``number`` as in flight (duration NULL); returns its row id."""
+    cur = conn.execute(
+        "INSERT INTO attempts (call_id, number, started_at, request_headers) VALUES (?, ?, ?, ?)",
+        (call_id, number, started, json.dumps(headers)),
+    )
+    conn.execute(
+        "UPDATE calls SET first_sent_at = COALESCE(first_sent_at, ?), url = ? WHERE id = ?",
+        (started, url, call_id),
+    )
+    assert cur.lastrowid is not None
+    return cur.lastrowid
+
+
+def complete_attempt(conn: sqlite3.Connection, attempt_id: int, result: AttemptResult) -> None:
+    """Record what the attempt got (it is no longer in flight)."""
+    conn.execute(
+        "UPDATE attempts SET duration_ms = ?, response_code = ?, error = ?, location = ?, "
+        "response_body = ? WHERE id = ?",
+        (result.duration_ms, result.status, result.error, result.location, result.body, attempt_id),
+    )
+
+
+def record_unsent(
+    conn: sqlite3.Connection, call_id: str, number: int, now: float, error: str
+) -> None:
+    """An attempt that sent nothing (refused receiver, DNS failure)."""
+    conn.execute(
+        "INSERT INTO attempts (call_id, number, started_at, duration_ms, error, "
+        "request_headers) VALUES (?, ?, ?, 0, ?, '{}')",
+        (call_id, number, now, error),
+    )
+
+
+def finish_call(
+    conn: sqlite3.Connection,
+    call_id: str,
+    status: str,
+    response_code: int | None,
+    next_at: float | None,
+    error: str | None,
+    *,
+    url: str | None = None,
+    retries: int | None = None,
+) -> None:
+    """Move the call on: pending again (due at ``next_at``), succeeded or failed."""
+    fields: dict[str, Any] = {
+        "status": status,
+        "response_code": response_code,
+        "next_attempt_at": next_at if status == "pending" else None,
+        "error": error,
+    }
+    if url is not None:
+        fields["url"] = url
+    if retries is not None:
+        fields["retry_count"] = retries
+    sets = ", ".join(f"{k} = ?" for k in fields)
+    conn.execute(f"UPDATE calls SET {sets} WHERE id = ?", (*fields.values(), call_id))  # noqa: S608
+
+
+def fail_call(conn: sqlite3.Connection, call_id: str, error: str) -> None:
+    """Fail a call that is still pending (no retry)."""
+    conn.execute(
+        "UPDATE calls SET status = 'failed', next_attempt_at = NULL, error = ? "
+        "WHERE id = ? AND status = 'pending'",
+        (error, call_id),
+    )
+
+
+def mark_interrupted(conn: sqlite3.Connection, now: float) -> int:
+    """Attempts left in flight by a crash become ``interrupted``, their calls due at ``now``."""
+    rows = conn.execute(
+        "SELECT id, call_id FROM attempts WHERE duration_ms IS NULL AND error IS NULL"
+    ).fetchall()
+    for row in rows:
+        conn.execute("UPDATE attempts SET error = ? WHERE id = ?", (INTERRUPTED, row["id"]))
+        conn.execute(
+            "UPDATE calls SET next_attempt_at = ? WHERE id = ? AND status = 'pending'",
+            (now, row["call_id"]),
+        )
+    return len(rows)
