@@ -12,12 +12,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from wh_support import Api, Receiver
+from wh_support import START, Api, Receiver
 
 from gcbridge.clock import ManualClock
 from gcbridge.emulator.testing import running_emulator
-
-START = 1_800_000_000.0
 
 
 @pytest.fixture

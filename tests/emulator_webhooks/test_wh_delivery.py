@@ -8,8 +8,7 @@ from collections.abc import Callable
 from datetime import datetime
 
 import pytest
-from conftest import START
-from wh_support import Api, Receiver, Reply, bearer, hmac_hex, wait_until
+from wh_support import START, Api, Receiver, Reply, bearer, hmac_hex, wait_until
 
 from gcbridge.clock import ManualClock, utc_iso
 from gcbridge.emulator.testing import EXAMPLE_SITE

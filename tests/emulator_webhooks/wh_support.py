@@ -25,6 +25,9 @@ from starlette.routing import Route
 from gcbridge.emulator.testing import EXAMPLE_SITE, RunningEmulator
 from gcbridge.serving import BackgroundServer
 
+# The ManualClock start of the webhook tests (a fixed instant in 2027).
+START = 1_800_000_000.0
+
 
 def hmac_hex(secret: str, timestamp: str, body: bytes) -> str:
     """Spec 2.6 / 5.3, computed independently of the implementation."""
