@@ -26,7 +26,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import httpx
+
+from gcbridge.emulator.testing import EXAMPLE_SITE
 from gcbridge.webhooks import WebhookVerificationError, verify_signature
+
+WEBSITE_ID = EXAMPLE_SITE.website_id
+ACCOUNT = {"Authorization": f"Bearer {EXAMPLE_SITE.account_token}"}
 
 __all__ = ["Action", "Hit", "FaultReceiver", "EmulatorProcess", "SITES_TOML", "wait_until"]
 
@@ -304,3 +310,15 @@ def event_index(body: bytes) -> int:
     """The ``i`` of a comment whose content is ``"... #<i>"`` (how tests tag their comments)."""
     content = json.loads(body)["data"]["comment"]["content"]
     return int(content.rsplit("#", 1)[1])
+
+
+def subscribe(emulator_url: str, receiver: FaultReceiver, events: list[str]) -> None:
+    """Point the example site's webhook at ``receiver`` and give it the new secret."""
+    r = httpx.post(
+        f"{emulator_url}/webhook/website/{WEBSITE_ID}/setup",
+        headers=ACCOUNT,
+        json={"url": receiver.url, "events": events},
+        timeout=10,
+    )
+    r.raise_for_status()
+    receiver.secret = r.json()["secret"]

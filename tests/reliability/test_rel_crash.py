@@ -26,15 +26,22 @@ from pathlib import Path
 
 import httpx
 import pytest
-from rel_support import SITES_TOML, Action, EmulatorProcess, FaultReceiver, wait_until
+from rel_support import (
+    ACCOUNT,
+    SITES_TOML,
+    WEBSITE_ID,
+    Action,
+    EmulatorProcess,
+    FaultReceiver,
+    subscribe,
+    wait_until,
+)
 
 pytestmark = pytest.mark.slow
 
 SEED = 20240606
 COMMENTS = 40
 KILLS = 4
-WEBSITE_ID = "5f1c0ffee0ddba11c0ffee00"
-ACCOUNT = {"Authorization": "Bearer acct-token"}
 assert WEBSITE_ID in SITES_TOML
 
 
@@ -59,14 +66,7 @@ def test_sigkill_loses_nothing(tmp_path: Path) -> None:
     with receiver:
         emu.start()
         try:
-            r = httpx.post(
-                f"{emu.url}/webhook/website/{WEBSITE_ID}/setup",
-                headers=ACCOUNT,
-                json={"url": receiver.url, "events": ["comment.created"]},
-                timeout=10,
-            )
-            r.raise_for_status()
-            receiver.secret = r.json()["secret"]
+            subscribe(emu.url, receiver, ["comment.created"])
             r = httpx.post(
                 emu.url + "/api/pub/auth/register",
                 timeout=10,

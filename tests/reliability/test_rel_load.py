@@ -19,7 +19,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from rel_support import EmulatorProcess, FaultReceiver, wait_until
+from rel_support import ACCOUNT, WEBSITE_ID, EmulatorProcess, FaultReceiver, subscribe, wait_until
 
 from gcbridge.sso import SsoIssuer
 
@@ -28,8 +28,6 @@ pytestmark = pytest.mark.slow
 SEED = 20240607
 SECONDS = 4.0
 WORKERS = 12
-WEBSITE_ID = "5f1c0ffee0ddba11c0ffee00"
-ACCOUNT = {"Authorization": "Bearer acct-token"}
 
 
 async def _generate(url: str) -> tuple[Counter[str], list[str], int]:
@@ -112,14 +110,7 @@ def test_emulator_under_mixed_load(tmp_path: Path) -> None:
     with FaultReceiver() as receiver:
         emu.start()
         try:
-            r = httpx.post(
-                f"{emu.url}/webhook/website/{WEBSITE_ID}/setup",
-                headers=ACCOUNT,
-                json={"url": receiver.url, "events": ["comment.created"]},
-                timeout=10,
-            )
-            r.raise_for_status()
-            receiver.secret = r.json()["secret"]
+            subscribe(emu.url, receiver, ["comment.created"])
 
             # Its own thread and loop: a browser test before this one may leave a loop running here.
             with ThreadPoolExecutor(1) as pool:
