@@ -7,8 +7,9 @@ behind ``Authorization: Bearer <app token>``, and ``GET /sso-data`` from
 - ``POST /app/login {"username"}`` -> ``{"token", "user"}``: the app's own sign-in.
   The demo picks a user instead of checking a password.
 - ``POST /webhooks/gc``: the webhook receiver, verified with
-  :func:`gcbridge.webhooks.construct_event` over the raw body; every verified delivery
-  (and every refused one) goes on the :class:`~gcbridge.demo.timeline.Timeline`.
+  :func:`gcbridge.webhooks.construct_delivery` over the raw body and de-duplicated by the
+  SDK's :class:`~gcbridge.webhooks.DeliveryLog`; every verified delivery (and every
+  refused one) goes on the :class:`~gcbridge.demo.timeline.Timeline`.
 """
 
 # No ``from __future__ import annotations``: FastAPI resolves route annotations at runtime.
@@ -21,6 +22,7 @@ from fastapi import FastAPI, HTTPException, Request, Response
 from pydantic import BaseModel
 
 from gcbridge.demo.timeline import Timeline
+from gcbridge.webhooks import DeliveryLog
 
 __all__ = ["ReceiverState", "create_backend_app", "demo_usernames"]
 
@@ -34,10 +36,10 @@ def demo_usernames() -> list[str]:
 
 @dataclass
 class ReceiverState:
-    """The webhook secret(s) the receiver accepts and the delivery ids already seen."""
+    """The webhook secret(s) the receiver accepts and the SDK's log of processed deliveries."""
 
     secrets: list[str] = field(default_factory=list)
-    seen: set[str] = field(default_factory=set)
+    log: DeliveryLog = field(default_factory=DeliveryLog)  # in memory: the demo's lifetime
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
@@ -50,7 +52,7 @@ def create_backend_app(sso_secret: str, timeline: Timeline, receiver: ReceiverSt
     from gcbridge_harness.backend import DEMO_USERS
     from gcbridge_harness.backend import create_backend_app as create_sample_backend
 
-    from gcbridge.webhooks import WebhookError, construct_event
+    from gcbridge.webhooks import WebhookError, construct_delivery
 
     app: FastAPI = create_sample_backend(sso_secret)
     by_name = {user.username: user for user in DEMO_USERS}
@@ -69,16 +71,16 @@ def create_backend_app(sso_secret: str, timeline: Timeline, receiver: ReceiverSt
         with receiver.lock:
             accepted = list(receiver.secrets)
         try:
-            event = construct_event(accepted, body, request.headers)
+            delivery = construct_delivery(accepted, body, request.headers)
+            delivery_id = delivery.delivery_id or ""
+            # the idempotency key (spec 6.1), and a captured request under a new id
+            status = receiver.log.claim(delivery_id, delivery.signature, delivery.timestamp_ms)
         except WebhookError as exc:
             timeline.record("webhook.refused", f"delivery refused: {exc.reason}", reason=exc.reason)
             return Response(status_code=401)
-        delivery_id = request.headers.get("x-webhook-delivery-id", "")
-        with receiver.lock:
-            duplicate = delivery_id in receiver.seen
-            receiver.seen.add(delivery_id)
-        if duplicate:  # the idempotency key (spec 6.1): acknowledge, do not process twice
+        if status == "duplicate":  # acknowledge, do not process twice
             return Response(status_code=204)
+        event = delivery.event
         comment = event.data.comment
         timeline.record(
             "webhook.verified",
