@@ -36,6 +36,7 @@ test: setup lint
 lint: venv
 	$(VENV)/bin/ruff check src harness tests docs_src bench
 	$(VENV)/bin/mypy
+	$(VENV)/bin/lint-imports
 
 bench: setup
 	@$(PY) -m pip install -q -e ".[dev,bench]"

@@ -31,7 +31,9 @@ TITLE = "Dispatcher throughput and commit-to-receiver latency"
 
 def _seed_comment(state: Any) -> tuple[Any, str]:
     """One user, thread and comment to build event bodies from (no HTTP, no event)."""
-    from gcbridge.emulator.store import insert_user, new_id, upsert_thread
+    from gcbridge.emulator.auth.users import insert_user
+    from gcbridge.emulator.comments.store import upsert_thread
+    from gcbridge.emulator.db import new_id
 
     site = next(iter(state.settings.sites))
     now = time.time()
@@ -71,12 +73,26 @@ def _seed_comment(state: Any) -> tuple[Any, str]:
 
 def _enqueue(state: Any, site: Any, comment: str, n: int) -> list[str]:
     """Queue ``n`` events in one transaction; returns their delivery ids."""
-    from gcbridge.emulator.journal import enqueue_event
+    from gcbridge.emulator.comments.payloads import event_body
+    from gcbridge.emulator.webhooks.journal import enqueue_event
+
+    def body(conn: Any, ts: int) -> bytes:
+        return event_body(
+            conn,
+            website_id=site.website_id,
+            event_type="comment.updated",
+            comment_id=comment,
+            timestamp_ms=ts,
+        )
 
     with state.db.transaction() as conn:
         calls = [
             enqueue_event(
-                conn, site=site, event_type="comment.updated", comment_id=comment, now=time.time()
+                conn,
+                site=site,
+                event_type="comment.updated",
+                body=lambda ts, c=conn: body(c, ts),
+                now=time.time(),
             )
             for _ in range(n)
         ]
@@ -137,8 +153,8 @@ def run(quick: bool) -> Row:
     """Throughput (ours vs bare loop) in rounds, then latency at half rate."""
     import httpx
 
-    from gcbridge.emulator.dispatcher import DEFAULT_WORKERS
     from gcbridge.emulator.testing import EXAMPLE_SITE, running_emulator
+    from gcbridge.emulator.webhooks.dispatcher import DEFAULT_WORKERS
 
     row = Row(number=3, title=TITLE)
     n = 300 if quick else 1000

@@ -39,8 +39,8 @@ IDLE_SECONDS = 3.0
 def build(path: Path, n: int) -> None:
     """A journal with ``n`` pending calls due in 1-2 hours, one failed attempt each."""
     from gcbridge.emulator.db import Database
-    from gcbridge.emulator.journal import save_config
     from gcbridge.emulator.testing import EXAMPLE_SITE
+    from gcbridge.emulator.webhooks.journal import save_config
 
     db = Database(path)
     rng = random.Random(4)
@@ -85,10 +85,10 @@ async def _measure(path: Path) -> dict[str, Any]:
 
     from gcbridge.clock import SYSTEM_CLOCK
     from gcbridge.emulator.db import Database
-    from gcbridge.emulator.dispatcher import Dispatcher
     from gcbridge.emulator.settings import Settings
     from gcbridge.emulator.sites import Sites
     from gcbridge.emulator.testing import EXAMPLE_SITE
+    from gcbridge.emulator.webhooks.dispatcher import Dispatcher
 
     rss_before = rss_kib()
     sent: list[float] = []

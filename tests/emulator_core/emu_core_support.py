@@ -11,8 +11,8 @@ from typing import Any
 
 import httpx
 
-from gcbridge.emulator.app import EmulatorState
 from gcbridge.emulator.db import Database
+from gcbridge.emulator.state import EmulatorState
 
 
 def make_sso_data(secret: str, user: dict[str, Any], ts: int) -> str:

@@ -312,7 +312,7 @@ def test_without_a_webhook_changes_queue_nothing(
 def test_if_the_outbox_write_fails_the_comment_is_not_written(
     emu: Emu, sign_in: SignIn, uniq: Callable[[str], str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import gcbridge.emulator.journal as journal
+    import gcbridge.emulator.webhooks.journal as journal
 
     token, _ = sign_in()
     uid = uniq("thread")

@@ -1,4 +1,4 @@
-"""gcbridge.emulator.payloads: the exact spec 2.4 shapes from rows."""
+"""gcbridge.emulator.comments.payloads: the exact spec 2.4 shapes from rows."""
 
 from __future__ import annotations
 
@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from gcbridge.emulator.auth.users import insert_user
+from gcbridge.emulator.comments.payloads import comment_json, event_body, thread_json
+from gcbridge.emulator.comments.store import upsert_thread
 from gcbridge.emulator.db import Database
-from gcbridge.emulator.payloads import comment_json, event_body, thread_json
-from gcbridge.emulator.store import insert_user, upsert_thread
 
 T0 = 1_767_225_600.0  # 2026-01-01T00:00:00Z
 

@@ -1,4 +1,4 @@
-"""gcbridge.emulator.sessions: key file, signed tokens, expiry on the clock, revocation."""
+"""gcbridge.emulator.auth.sessions: key file, signed tokens, expiry on the clock, revocation."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from gcbridge.clock import ManualClock
+from gcbridge.emulator.auth.sessions import KEY_FILE, SessionError, SessionStore, load_or_create_key
+from gcbridge.emulator.auth.users import insert_user
 from gcbridge.emulator.db import Database
-from gcbridge.emulator.sessions import KEY_FILE, SessionError, SessionStore, load_or_create_key
-from gcbridge.emulator.store import insert_user
 
 
 @pytest.fixture

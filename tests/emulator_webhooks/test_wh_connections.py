@@ -7,8 +7,8 @@ import asyncio
 import httpx
 from wh_support import Api, Receiver, Reply
 
-from gcbridge.emulator.connections import ReceiverClients
-from gcbridge.emulator.ssrf import Target
+from gcbridge.emulator.webhooks.connections import ReceiverClients
+from gcbridge.emulator.webhooks.ssrf import Target
 
 
 def clients(**kw: object) -> ReceiverClients:

@@ -9,14 +9,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gcbridge.emulator.schedule import (
+from gcbridge.emulator.settings import DEFAULT_RETRY_SCHEDULE
+from gcbridge.emulator.webhooks.schedule import (
     classify,
     is_retryable,
     next_attempt,
     next_delay,
     parse_retry_after,
 )
-from gcbridge.emulator.settings import DEFAULT_RETRY_SCHEDULE
 
 NOW = 1_700_000_000.0
 

@@ -8,7 +8,7 @@ import httpx
 import pytest
 
 from gcbridge.emulator.errors import ReceiverRefused
-from gcbridge.emulator.ssrf import (
+from gcbridge.emulator.webhooks.ssrf import (
     Target,
     check_address,
     check_receiver_url,

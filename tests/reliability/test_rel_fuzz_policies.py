@@ -15,8 +15,13 @@ import pytest
 from hypothesis import HealthCheck, given, seed, settings
 from hypothesis import strategies as st
 
-from gcbridge.emulator.schedule import classify, next_attempt, next_delay, parse_retry_after
 from gcbridge.emulator.settings import DEFAULT_RETRY_SCHEDULE
+from gcbridge.emulator.webhooks.schedule import (
+    classify,
+    next_attempt,
+    next_delay,
+    parse_retry_after,
+)
 from gcbridge.sso import SsoError, SsoExpired, SsoInvalid, SsoIssuer, SsoUser, SsoVerifier
 
 SEED = 20240601

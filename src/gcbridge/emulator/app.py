@@ -1,22 +1,22 @@
 """The emulator's FastAPI application: ``create_app(settings, *, clock, transport)``.
 
-No module-level globals: everything a route needs hangs off ``app.state.emulator``
-(an :class:`EmulatorState`). Routers live beside this file, one per part of the
-service's interface:
+The top of the emulator: it imports every part, nothing imports it (but the CLI,
+the demo and tests). No module-level globals: everything a route needs hangs off
+``app.state.emulator`` (an :class:`~gcbridge.emulator.state.EmulatorState`).
+The routers, one per part of the service's interface:
 
-- ``threadload``      GET /api/pub/thread-load/                       (spec 4.1)
-- ``widget``          the widget page at /widget/                      (spec 4.8, 6.2)
-- ``accounts``        SSO login and the service's own accounts
-- ``comments``        comments and moderation (each change fires its webhook event)
-- ``webhook_routes``  /webhook/...                                     (spec 4.2-4.7)
+- ``comments.threadload``  GET /api/pub/thread-load/                   (spec 4.1)
+- ``widget``               the widget page at /widget/                  (spec 4.8, 6.2)
+- ``auth.accounts``        SSO login and the service's own accounts
+- ``comments.routes``      comments and moderation (each change fires its webhook event)
+- ``webhooks.routes``      /webhook/...                                 (spec 4.2-4.7)
+- ``dashboard``            the developer dashboard at /dashboard/
 """
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import httpx
 from fastapi import FastAPI, Request
@@ -24,30 +24,18 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
 from gcbridge.clock import SYSTEM_CLOCK, Clock, Sleep
+from gcbridge.emulator import dashboard, widget
+from gcbridge.emulator.auth import accounts
+from gcbridge.emulator.comments import routes as comments
+from gcbridge.emulator.comments import threadload
 from gcbridge.emulator.db import Database
 from gcbridge.emulator.errors import ApiError
 from gcbridge.emulator.settings import Settings
+from gcbridge.emulator.state import EmulatorState, state_of
+from gcbridge.emulator.webhooks import routes as webhook_routes
+from gcbridge.emulator.webhooks.dispatcher import Dispatcher
 
-if TYPE_CHECKING:
-    from gcbridge.emulator.dispatcher import Dispatcher
-
-__all__ = ["create_app", "EmulatorState", "state_of"]
-
-
-@dataclass
-class EmulatorState:
-    """What every route of the emulator can reach."""
-
-    settings: Settings
-    db: Database
-    clock: Clock
-    dispatcher: Dispatcher
-
-
-def state_of(request: Request) -> EmulatorState:
-    """The emulator state of the app serving ``request``."""
-    state: EmulatorState = request.app.state.emulator
-    return state
+__all__ = ["create_app", "EmulatorState", "state_of"]  # the last two re-exported from .state
 
 
 def create_app(
@@ -59,8 +47,6 @@ def create_app(
     run_dispatcher: bool = True,
 ) -> FastAPI:
     """Build the emulator app. ``transport`` replaces the network for webhook deliveries."""
-    from gcbridge.emulator import accounts, comments, dashboard, threadload, webhook_routes, widget
-    from gcbridge.emulator.dispatcher import Dispatcher
 
     settings.data_dir.mkdir(parents=True, exist_ok=True)
     db = Database(settings.db_path)

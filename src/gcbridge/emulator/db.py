@@ -8,13 +8,14 @@ the two, neither happened. Every write goes through :meth:`Database.transaction`
 
 from __future__ import annotations
 
+import secrets
 import sqlite3
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-__all__ = ["Database", "SCHEMA"]
+__all__ = ["new_id", "Database", "SCHEMA"]
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS users (
@@ -156,3 +157,8 @@ class Database:
         """Close the file."""
         with self._lock:
             self._conn.close()
+
+
+def new_id() -> str:
+    """A fresh random id (24 lowercase hex characters)."""
+    return secrets.token_hex(12)

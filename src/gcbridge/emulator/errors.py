@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from gcbridge.errors import GcBridgeError
 
-__all__ = ["EmulatorError", "ConfigError", "ApiError", "ReceiverRefused"]
+__all__ = ["EmulatorError", "ConfigError", "ApiError", "ReceiverRefused", "invalid"]
 
 
 class EmulatorError(GcBridgeError):
@@ -46,3 +46,8 @@ class ReceiverRefused(EmulatorError):
     """A receiver URL or address refused by the SSRF policy."""
 
     reason = "receiver_refused"
+
+
+def invalid(name: str, message: str) -> ApiError:
+    """The 400 ``invalid_parameter`` error for field ``name``."""
+    return ApiError(400, "invalid_parameter", f"{name}: {message}")

@@ -18,9 +18,6 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from gcbridge.emulator.journal import CALL_STATUSES, EVENT_TYPES
-from gcbridge.emulator.validate import MAX_TITLE, MAX_UID, MAX_URL
-
 __all__ = [
     "ErrorBody",
     "Problem",
@@ -30,11 +27,6 @@ __all__ = [
     "error_responses",
     "query_parameters",
     "json_request_body",
-    "THREAD_LOAD_EXTRA",
-    "LIST_COMMENTS_EXTRA",
-    "CALLS_EXTRA",
-    "SETUP_EXTRA",
-    "VERIFY_EXTRA",
 ]
 
 Responses = dict[int | str, dict[str, Any]]
@@ -135,78 +127,3 @@ def json_request_body(
             "content": {"application/json": {"schema": schema}},
         }
     }
-
-
-def _text(limit: int) -> dict[str, Any]:
-    return {"type": "string", "minLength": 1, "maxLength": limit}
-
-
-_TRUE = {"type": "string", "enum": ["true"]}
-
-THREAD_LOAD_EXTRA = query_parameters(
-    ("service_id", True, {"type": "string", "minLength": 1}, "The site's shortname (spec 2.1)."),
-    ("url", True, {**_text(MAX_URL), "format": "uri"}, "Canonical http(s) URL of the page."),
-    ("uid", True, _text(MAX_UID), "Unique identifier of the thread."),
-    ("page_title", True, _text(MAX_TITLE), "Title of the article."),
-    ("inapp", True, _TRUE, "Always true for a standalone WebView."),
-    ("redirect", True, _TRUE, "Always true, so that gc_url is returned."),
-)
-"""Thread-load's query (spec 2.1); each given once, a repeated one is refused."""
-
-LIST_COMMENTS_EXTRA = query_parameters(
-    ("website_id", True, {"type": "string", "minLength": 1}, "The site's shortname."),
-    ("uid", True, _text(MAX_UID), "The thread's uid."),
-)
-
-_LIMIT = {"type": "integer", "minimum": 1, "maximum": 200, "default": 50}
-_CURSOR = {"type": "string", "pattern": "^[0-9]{0,18}$"}
-
-CALLS_EXTRA = query_parameters(
-    ("limit", False, _LIMIT, "Page size."),
-    ("status", False, {"type": "string", "enum": list(CALL_STATUSES)}, "Only calls in this state."),
-    ("event_type", False, {"type": "string", "enum": list(EVENT_TYPES)}, "Only this event kind."),
-    ("cursor", False, _CURSOR, "The next_cursor of the previous page."),
-)
-"""The delivery journal's filters and paging (webhook_routes reads them by hand)."""
-
-SETUP_EXTRA = json_request_body(
-    {
-        "type": "object",
-        "required": ["url"],
-        "properties": {
-            "url": {"type": "string", "format": "uri", "description": "The receiver's https URL."},
-            "events": {
-                "type": "array",
-                "minItems": 1,
-                "items": {"type": "string", "enum": list(EVENT_TYPES)},
-                "description": "Event kinds to deliver; all of them when left out.",
-            },
-        },
-    },
-    "The webhook configuration (spec 4.2); read raw, since a site-key signature covers its bytes.",
-    required=True,
-)
-
-VERIFY_EXTRA: dict[str, Any] = {
-    "requestBody": {
-        "required": False,
-        "description": "The exact body of a delivery, byte for byte (spec 4.7).",
-        "content": {
-            "application/json": {"schema": {"type": "object"}},
-            "application/octet-stream": {"schema": {"type": "string", "format": "binary"}},
-        },
-    },
-    "parameters": [
-        {
-            "name": name,
-            "in": "header",
-            "required": False,
-            "schema": {"type": "string"},
-            "description": description,
-        }
-        for name, description in (
-            ("X-Webhook-Signature", "The delivery's signature header."),
-            ("X-Webhook-Timestamp", "The delivery's timestamp header."),
-        )
-    ],
-}

@@ -19,9 +19,9 @@ from typing import Any
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import JSONResponse
 
-from gcbridge.emulator.app import state_of
 from gcbridge.emulator.openapi import SITE_AUTH_OK
 from gcbridge.emulator.sites import Site
+from gcbridge.emulator.state import state_of
 
 __all__ = ["router", "site_for_token", "SAMPLE_THREAD"]
 

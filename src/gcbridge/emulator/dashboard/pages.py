@@ -13,8 +13,8 @@ from urllib.parse import urlsplit
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import RedirectResponse
 
-from gcbridge.emulator.app import state_of
 from gcbridge.emulator.errors import ApiError
+from gcbridge.emulator.state import state_of
 
 __all__ = ["router", "security_headers", "STATIC_FILES"]
 

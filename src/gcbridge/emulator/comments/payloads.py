@@ -14,15 +14,14 @@ import sqlite3
 from typing import Any
 
 from gcbridge.clock import utc_iso
+from gcbridge.emulator.auth.users import author_json
 
 __all__ = [
-    "author_json",
     "comment_json",
     "comment_row_json",
     "event_body",
     "thread_comments_json",
     "thread_json",
-    "user_json",
 ]
 
 _COMMENT_QUERY = """
@@ -36,23 +35,6 @@ JOIN threads t ON t.id = c.thread_id
 JOIN users u ON u.id = c.author_id
 LEFT JOIN comments p ON p.id = c.parent_id
 """
-
-
-def author_json(row: sqlite3.Row, prefix: str = "") -> dict[str, Any]:
-    """``data.comment.author`` from a users row (or joined columns named ``<prefix>...``)."""
-    return {
-        "id": row[f"{prefix}id"],
-        "external_id": row[f"{prefix}external_id"],
-        "guest": bool(row[f"{prefix}guest"]),
-        "name": row[f"{prefix}name"],
-        "email": row[f"{prefix}email"],
-        "avatar": row[f"{prefix}avatar"],
-    }
-
-
-def user_json(row: sqlite3.Row) -> dict[str, Any]:
-    """The widget API's "User JSON": the author object plus ``username``."""
-    return {**author_json(row), "username": row["username"]}
 
 
 def comment_row_json(row: sqlite3.Row) -> dict[str, Any]:

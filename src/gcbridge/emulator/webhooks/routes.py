@@ -10,7 +10,7 @@
     POST   /webhook/call/{id}/replay              -> {"call": {...}} (a failed call only)
     POST   /webhook/website/{website_id}/verify   -> {"valid", "reason"} (never calls the receiver)
 
-Every route authenticates first (:mod:`~gcbridge.emulator.siteauth`: HTTP 200 with
+Every route authenticates first (:mod:`~gcbridge.emulator.auth.siteauth`: HTTP 200 with
 gcCode 410 on failure), then validates, so an unauthenticated caller learns
 nothing about the site. ``website_id`` is the 24-hex internal id; a shortname
 is treated like any id the credential does not own. Bodies are parsed by hand
@@ -25,9 +25,11 @@ from typing import Any
 from fastapi import APIRouter, Request
 from starlette.concurrency import run_in_threadpool
 
-from gcbridge.emulator.app import state_of
+from gcbridge.emulator.auth.siteauth import authenticated_site, require_site
 from gcbridge.emulator.errors import ApiError, ReceiverRefused
-from gcbridge.emulator.journal import (
+from gcbridge.emulator.openapi import site_auth_responses
+from gcbridge.emulator.state import state_of
+from gcbridge.emulator.webhooks.journal import (
     CALL_STATUSES,
     EVENT_TYPES,
     call_json,
@@ -39,14 +41,8 @@ from gcbridge.emulator.journal import (
     list_calls,
     save_config,
 )
-from gcbridge.emulator.openapi import (
-    CALLS_EXTRA,
-    SETUP_EXTRA,
-    VERIFY_EXTRA,
-    site_auth_responses,
-)
-from gcbridge.emulator.siteauth import authenticated_site, require_site
-from gcbridge.emulator.ssrf import check_receiver_url
+from gcbridge.emulator.webhooks.openapi import CALLS_EXTRA, SETUP_EXTRA, VERIFY_EXTRA
+from gcbridge.emulator.webhooks.ssrf import check_receiver_url
 
 __all__ = ["router", "DEFAULT_LIMIT", "MAX_LIMIT"]
 

@@ -14,7 +14,7 @@ import sqlite3
 from collections.abc import Collection
 from typing import Any
 
-from gcbridge.emulator.attempt import AttemptResult
+from gcbridge.emulator.webhooks.attempt import AttemptResult
 
 __all__ = [
     "INTERRUPTED",

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from urllib.parse import urlsplit
 
-from gcbridge.emulator.errors import ApiError
+from gcbridge.emulator.errors import invalid
 
 __all__ = [
     "MAX_URL",
@@ -30,11 +30,6 @@ MAX_TITLE = 512
 MAX_CONTENT = 10_000
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
-
-
-def invalid(name: str, message: str) -> ApiError:
-    """The 400 ``invalid_parameter`` error for field ``name``."""
-    return ApiError(400, "invalid_parameter", f"{name}: {message}")
 
 
 def _text(name: str, value: str | None, limit: int) -> str:

@@ -5,7 +5,7 @@ does the network part of one attempt and nothing else:
 
 - :func:`build_request` makes the exact request of spec 2.6 (a fresh timestamp
   and signature, the same delivery id on every retry, the retry count, the
-  first-sent-at date) aimed at the checked address (:func:`~gcbridge.emulator.ssrf.pin_request`),
+  first-sent-at date) aimed at the checked address (:func:`.ssrf.pin_request`),
   and returns the headers as they will leave, for the journal;
 - :func:`send_attempt` sends it (no redirects followed) within the attempt
   timeout, reads at most the body limit and turns whatever happened into an
@@ -23,8 +23,8 @@ from dataclasses import dataclass
 import httpx
 
 from gcbridge.clock import utc_iso
-from gcbridge.emulator.schedule import parse_retry_after
-from gcbridge.emulator.ssrf import Target, pin_request
+from gcbridge.emulator.webhooks.schedule import parse_retry_after
+from gcbridge.emulator.webhooks.ssrf import Target, pin_request
 from gcbridge.webhooks.signature import (
     DELIVERY_ID_HEADER,
     FIRST_SENT_AT_HEADER,

@@ -1,59 +1,24 @@
-"""Row access helpers of the emulator: threads, users and comments.
+"""Row access and JSON of the service's users (SSO users and the service's own accounts).
 
 Every function takes the connection of an open :meth:`Database.transaction` (or
-:meth:`Database.read`) so that callers decide what commits together. Ids are 24
-hexadecimal characters, the shape of the service's own ids.
+:meth:`Database.read`) so that callers decide what commits together.
 """
 
 from __future__ import annotations
 
-import secrets
 import sqlite3
+from typing import Any
+
+from gcbridge.emulator.db import new_id
 
 __all__ = [
-    "new_id",
-    "upsert_thread",
-    "find_thread",
     "get_user",
     "find_user_by_username",
     "find_user_by_external_id",
     "insert_user",
-    "get_comment",
+    "author_json",
+    "user_json",
 ]
-
-
-def new_id() -> str:
-    """A fresh random id (24 lowercase hex characters)."""
-    return secrets.token_hex(12)
-
-
-def upsert_thread(
-    conn: sqlite3.Connection, *, site: str, uid: str, url: str, page_title: str, now: float
-) -> str:
-    """Create the thread ``(site, uid)`` or refresh its url and title; returns its id."""
-    # updated_at moves only when something visible changed, so that loading a
-    # page again does not look like an edit of the thread.
-    conn.execute(
-        """
-        INSERT INTO threads (id, site, uid, url, page_title, created_at, updated_at)
-        VALUES (?, ?, ?, ?, ?, ?, ?)
-        ON CONFLICT (site, uid) DO UPDATE
-            SET url = excluded.url, page_title = excluded.page_title,
-                updated_at = excluded.updated_at
-            WHERE threads.url != excluded.url OR threads.page_title != excluded.page_title
-        """,
-        (new_id(), site, uid, url, page_title, now, now),
-    )
-    row = conn.execute("SELECT id FROM threads WHERE site = ? AND uid = ?", (site, uid)).fetchone()
-    return str(row["id"])
-
-
-def find_thread(conn: sqlite3.Connection, site: str, uid: str) -> sqlite3.Row | None:
-    """The thread ``(site, uid)``, if it exists."""
-    row: sqlite3.Row | None = conn.execute(
-        "SELECT * FROM threads WHERE site = ? AND uid = ?", (site, uid)
-    ).fetchone()
-    return row
 
 
 def get_user(conn: sqlite3.Connection, user_id: str) -> sqlite3.Row | None:
@@ -122,9 +87,18 @@ def insert_user(
     return uid
 
 
-def get_comment(conn: sqlite3.Connection, comment_id: str) -> sqlite3.Row | None:
-    """The comments row ``comment_id``."""
-    row: sqlite3.Row | None = conn.execute(
-        "SELECT * FROM comments WHERE id = ?", (comment_id,)
-    ).fetchone()
-    return row
+def author_json(row: sqlite3.Row, prefix: str = "") -> dict[str, Any]:
+    """``data.comment.author`` from a users row (or joined columns named ``<prefix>...``)."""
+    return {
+        "id": row[f"{prefix}id"],
+        "external_id": row[f"{prefix}external_id"],
+        "guest": bool(row[f"{prefix}guest"]),
+        "name": row[f"{prefix}name"],
+        "email": row[f"{prefix}email"],
+        "avatar": row[f"{prefix}avatar"],
+    }
+
+
+def user_json(row: sqlite3.Row) -> dict[str, Any]:
+    """The widget API's "User JSON": the author object plus ``username``."""
+    return {**author_json(row), "username": row["username"]}

@@ -13,11 +13,12 @@ from urllib.parse import quote, urlencode
 from fastapi import APIRouter, Request
 from starlette.concurrency import run_in_threadpool
 
-from gcbridge.emulator.app import state_of
-from gcbridge.emulator.errors import ApiError
-from gcbridge.emulator.openapi import THREAD_LOAD_EXTRA, error_responses
-from gcbridge.emulator.store import upsert_thread
-from gcbridge.emulator.validate import check_page_title, check_true, check_uid, check_url, invalid
+from gcbridge.emulator.comments.openapi import THREAD_LOAD_EXTRA
+from gcbridge.emulator.comments.store import upsert_thread
+from gcbridge.emulator.comments.validate import check_page_title, check_true, check_uid, check_url
+from gcbridge.emulator.errors import ApiError, invalid
+from gcbridge.emulator.openapi import error_responses
+from gcbridge.emulator.state import state_of
 
 __all__ = ["router", "build_gc_url"]
 

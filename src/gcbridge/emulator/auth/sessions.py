@@ -27,9 +27,9 @@ from typing import Any
 from itsdangerous import BadSignature, SignatureExpired, TimestampSigner, URLSafeTimedSerializer
 
 from gcbridge.clock import Clock
-from gcbridge.emulator.db import Database
+from gcbridge.emulator.auth.users import get_user
+from gcbridge.emulator.db import Database, new_id
 from gcbridge.emulator.errors import EmulatorError
-from gcbridge.emulator.store import get_user, new_id
 
 __all__ = [
     "SessionError",

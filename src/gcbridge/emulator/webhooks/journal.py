@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import secrets
 import sqlite3
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -170,30 +171,33 @@ def insert_call(
 
 
 def enqueue_event(
-    conn: sqlite3.Connection, *, site: Site, event_type: str, comment_id: str, now: float
+    conn: sqlite3.Connection,
+    *,
+    site: Site,
+    event_type: str,
+    body: Callable[[int], bytes],
+    now: float,
 ) -> str | None:
-    """Queue ``event_type`` for ``comment_id`` if the site's enabled webhook subscribes to it.
+    """Queue ``event_type`` if the site's enabled webhook subscribes to it.
 
     Returns the new call id, or ``None`` when the webhook is missing, disabled or
-    not subscribed (events while disabled are dropped, not queued). The body is
-    built here, once, so every attempt sends the same bytes.
+    not subscribed (events while disabled are dropped, not queued). ``body(timestamp_ms)``
+    builds the delivery body (spec 2.4), called here once and only when the event is
+    queued, so every attempt sends the same bytes. The caller (the comments part)
+    knows what a comment looks like; the journal does not.
     """
-    from gcbridge.emulator.payloads import event_body
-
     if event_type not in EVENT_TYPES:
         raise ValueError(f"unknown event type {event_type!r}")
     config = get_config(conn, site.website_id)
     if config is None or not config.enabled or event_type not in config.events:
         return None
-    body = event_body(
+    return insert_call(
         conn,
         website_id=site.website_id,
         event_type=event_type,
-        comment_id=comment_id,
-        timestamp_ms=int(now * 1000),
-    )
-    return insert_call(
-        conn, website_id=site.website_id, event_type=event_type, url=config.url, body=body, now=now
+        url=config.url,
+        body=body(int(now * 1000)),
+        now=now,
     )
 
 

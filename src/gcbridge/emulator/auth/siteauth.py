@@ -24,9 +24,9 @@ import hmac
 
 from fastapi import Request
 
-from gcbridge.emulator.app import state_of
 from gcbridge.emulator.errors import ApiError
 from gcbridge.emulator.sites import Site
+from gcbridge.emulator.state import state_of
 
 __all__ = [
     "SITE_KEY_ID_HEADER",

@@ -33,7 +33,7 @@ from urllib.parse import urlsplit
 
 import httpx
 
-from gcbridge.emulator.ssrf import Target
+from gcbridge.emulator.webhooks.ssrf import Target
 
 __all__ = ["ReceiverClients", "KEEPALIVE_EXPIRY", "MAX_PINNED_CLIENTS"]
 

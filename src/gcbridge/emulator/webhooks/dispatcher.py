@@ -12,16 +12,16 @@ One attempt, in order:
 1. read the call and the site's *current* configuration (a disabled or removed
    webhook fails the call with error ``webhook_disabled``; a later setup and a
    replay deliver it again);
-2. check the receiver (:mod:`~gcbridge.emulator.ssrf`): a refusal fails the
+2. check the receiver (:mod:`~gcbridge.emulator.webhooks.ssrf`): a refusal fails the
    call with error ``ssrf:<reason>``, no retry; a DNS failure is a network error;
 3. sign with the current secret and a fresh timestamp, and commit an attempt
    row *before* sending (duration NULL = in flight, with the exact headers);
-4. POST (:mod:`~gcbridge.emulator.attempt`: no redirects followed, no proxies
+4. POST (:mod:`~gcbridge.emulator.webhooks.attempt`: no redirects followed, no proxies
    from the environment) with ``attempt_timeout`` for the whole attempt,
    reading at most ``response_body_limit`` bytes of the answer; connections are
-   kept alive only where that is safe (:mod:`~gcbridge.emulator.connections`);
+   kept alive only where that is safe (:mod:`~gcbridge.emulator.webhooks.connections`);
 5. in one transaction, complete the attempt row and move the call on per
-   :mod:`~gcbridge.emulator.schedule`. The rows are :mod:`~gcbridge.emulator.outbox`'s.
+   :mod:`.schedule`. The rows are :mod:`.outbox`'s.
 
 Crash safety: an attempt row still in flight at :meth:`Dispatcher.start` was cut
 by a crash; it is marked ``interrupted`` and its call is due at once, with the
@@ -41,12 +41,13 @@ import logging
 import httpx
 
 from gcbridge.clock import Clock, Sleep
-from gcbridge.emulator.attempt import build_request, send_attempt
-from gcbridge.emulator.connections import ReceiverClients
 from gcbridge.emulator.db import Database
 from gcbridge.emulator.errors import ReceiverRefused
-from gcbridge.emulator.journal import get_call, get_config
-from gcbridge.emulator.outbox import (
+from gcbridge.emulator.settings import Settings
+from gcbridge.emulator.webhooks.attempt import build_request, send_attempt
+from gcbridge.emulator.webhooks.connections import ReceiverClients
+from gcbridge.emulator.webhooks.journal import get_call, get_config
+from gcbridge.emulator.webhooks.outbox import (
     attempts_made,
     begin_attempt,
     complete_attempt,
@@ -57,16 +58,15 @@ from gcbridge.emulator.outbox import (
     next_due,
     record_unsent,
 )
-from gcbridge.emulator.schedule import classify, next_attempt
-from gcbridge.emulator.settings import Settings
-from gcbridge.emulator.ssrf import Resolver, resolve_receiver, system_resolver
+from gcbridge.emulator.webhooks.schedule import classify, next_attempt
+from gcbridge.emulator.webhooks.ssrf import Resolver, resolve_receiver, system_resolver
 
 __all__ = ["Dispatcher", "DEFAULT_WORKERS"]
 
 DEFAULT_WORKERS = 8
 """Attempts in flight at once (they mostly wait on the network, so more than the cores)."""
 
-log = logging.getLogger("gcbridge.emulator.dispatcher")
+log = logging.getLogger("gcbridge.emulator.webhooks.dispatcher")
 
 
 class Dispatcher:

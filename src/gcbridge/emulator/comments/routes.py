@@ -27,14 +27,16 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 
-from gcbridge.emulator.accounts import bearer_token, require_user
-from gcbridge.emulator.app import EmulatorState, state_of
-from gcbridge.emulator.errors import ApiError
-from gcbridge.emulator.openapi import LIST_COMMENTS_EXTRA, error_responses
-from gcbridge.emulator.payloads import comment_json, thread_comments_json, thread_json
-from gcbridge.emulator.sites import Site
-from gcbridge.emulator.store import find_thread, get_comment, new_id, upsert_thread
-from gcbridge.emulator.validate import (
+from gcbridge.emulator.auth.accounts import bearer_token, require_user
+from gcbridge.emulator.comments.openapi import LIST_COMMENTS_EXTRA
+from gcbridge.emulator.comments.payloads import (
+    comment_json,
+    event_body,
+    thread_comments_json,
+    thread_json,
+)
+from gcbridge.emulator.comments.store import find_thread, get_comment, upsert_thread
+from gcbridge.emulator.comments.validate import (
     MAX_CONTENT,
     check_content,
     check_page_title,
@@ -42,6 +44,12 @@ from gcbridge.emulator.validate import (
     check_url,
     invalid,
 )
+from gcbridge.emulator.db import new_id
+from gcbridge.emulator.errors import ApiError
+from gcbridge.emulator.openapi import error_responses
+from gcbridge.emulator.sites import Site
+from gcbridge.emulator.state import EmulatorState, state_of
+from gcbridge.emulator.webhooks import journal
 
 __all__ = ["router"]
 
@@ -70,11 +78,19 @@ class CommentEdit(BaseModel):
 def _record(
     conn: sqlite3.Connection, state: EmulatorState, site: Site, event_type: str, comment_id: str
 ) -> None:
-    # Imported at call time: the journal belongs to the webhooks part.
-    from gcbridge.emulator.journal import enqueue_event
-
-    enqueue_event(
-        conn, site=site, event_type=event_type, comment_id=comment_id, now=state.clock.now()
+    # The webhook engine queues the event; the body (spec 2.4) is ours to build.
+    journal.enqueue_event(
+        conn,
+        site=site,
+        event_type=event_type,
+        body=lambda timestamp_ms: event_body(
+            conn,
+            website_id=site.website_id,
+            event_type=event_type,
+            comment_id=comment_id,
+            timestamp_ms=timestamp_ms,
+        ),
+        now=state.clock.now(),
     )
 
 

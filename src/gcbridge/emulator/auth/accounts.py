@@ -28,21 +28,20 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 
-from gcbridge.emulator.app import EmulatorState, state_of
-from gcbridge.emulator.errors import ApiError
-from gcbridge.emulator.openapi import error_responses
-from gcbridge.emulator.passwords import check_password, dummy_hash, hash_password
-from gcbridge.emulator.payloads import user_json
-from gcbridge.emulator.sessions import SessionError, session_store
-from gcbridge.emulator.sites import Site
-from gcbridge.emulator.store import (
+from gcbridge.emulator.auth.passwords import check_password, dummy_hash, hash_password
+from gcbridge.emulator.auth.sessions import SessionError, session_store
+from gcbridge.emulator.auth.users import (
     find_user_by_external_id,
     find_user_by_username,
     get_user,
     insert_user,
-    new_id,
+    user_json,
 )
-from gcbridge.emulator.validate import invalid
+from gcbridge.emulator.db import new_id
+from gcbridge.emulator.errors import ApiError, invalid
+from gcbridge.emulator.openapi import error_responses
+from gcbridge.emulator.sites import Site
+from gcbridge.emulator.state import EmulatorState, state_of
 
 __all__ = ["router", "bearer_token", "require_user", "default_avatar"]
 
