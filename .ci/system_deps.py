@@ -1,7 +1,9 @@
 """Install the system packages gc-bridge needs, or say exactly how.
 
 Chromium (Playwright drives it; Playwright cannot download browsers everywhere),
-and for the desktop demo Xvfb, xauth and Qt's xcb libraries. Runs apt-get only
+for the desktop demo Xvfb, xauth and Qt's xcb libraries, WebKitGTK for the
+harness's second engine, Kotlin and a JDK for the kits' check, PostgreSQL and
+Redis for the shared delivery log's tests. Runs apt-get only
 where the machine is Debian and we are root; anywhere else prints the step.
 """
 
@@ -26,6 +28,19 @@ DEBIAN = {
     "libxkbcommon-x11-0": "/usr/lib/x86_64-linux-gnu/libxkbcommon-x11.so.0",
     "libegl1": "/usr/lib/x86_64-linux-gnu/libEGL.so.1",
     "libxcb-cursor0": "/usr/lib/x86_64-linux-gnu/libxcb-cursor.so.0",
+    # WebKit, the engine family of iOS, for the harness (WebKitGTK through PyGObject;
+    # the -dev packages and gcc build pygobject into the venv)
+    "gir1.2-webkit2-4.1": "/usr/lib/x86_64-linux-gnu/girepository-1.0/WebKit2-4.1.typelib",
+    "libgirepository1.0-dev": "/usr/lib/x86_64-linux-gnu/pkgconfig/gobject-introspection-1.0.pc",
+    "libcairo2-dev": "/usr/lib/x86_64-linux-gnu/pkgconfig/cairo.pc",
+    "pkg-config": "/usr/bin/pkg-config",
+    "gcc": "/usr/bin/gcc",
+    # the Android kit's coordinator runs on the JVM (make kits-check)
+    "kotlin": "/usr/bin/kotlinc",
+    "openjdk-17-jdk-headless": "/usr/lib/jvm/java-17-openjdk-amd64/bin/javac",
+    # throwaway servers for the receiver SDK's shared delivery log tests
+    "postgresql": "/usr/lib/postgresql/15/bin/initdb",
+    "redis-server": "/usr/bin/redis-server",
 }
 
 
