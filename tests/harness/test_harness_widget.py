@@ -5,13 +5,15 @@ from __future__ import annotations
 import httpx
 import pytest
 
+from gcbridge.emulator.widget import WIDGET_FILES
+
 pytestmark = pytest.mark.browser
 
 POINT = "document-start"
 
 
 def test_widget_is_served_with_strict_headers(emulator):
-    for path in ("/widget/", "/widget/widget.js", "/widget/widget.css"):
+    for path in ["/widget/"] + [f"/widget/{name}" for name in WIDGET_FILES]:
         response = httpx.get(emulator.url + path)
         assert response.status_code == 200
         csp = response.headers["content-security-policy"]
@@ -19,11 +21,10 @@ def test_widget_is_served_with_strict_headers(emulator):
         assert "connect-src 'self'" in csp and "form-action 'none'" in csp
         assert response.headers["x-content-type-options"] == "nosniff"
         assert response.headers["referrer-policy"] == "no-referrer"
-    assert (
-        httpx.get(emulator.url + "/widget/widget.js")
-        .headers["content-type"]
-        .startswith("text/javascript")
-    )
+        if path.endswith(".js"):
+            # ES modules: the browser refuses any other media type.
+            assert response.headers["content-type"].startswith("text/javascript")
+    assert "main.js" in WIDGET_FILES
     # The query string never reaches the HTML: the page is the same static file.
     assert (
         httpx.get(emulator.url + "/widget/?uid=<script>").text

@@ -1,9 +1,10 @@
-"""The widget page at ``/widget/`` (spec 4.8, 5.1, 6.2): three static files, strict headers.
+"""The widget page at ``/widget/`` (spec 4.8, 5.1, 6.2): static files, strict headers.
 
-``index.html``, ``widget.js`` and ``widget.css`` sit beside this module and are
-served as they are: no templating, so no query parameter ever reaches the HTML
-(the page reads its thread from ``location.search`` and renders user content
-with ``textContent``).
+``index.html``, ``widget.css`` and the page's ES modules (``main.js``, the entry,
+and what it imports) sit beside this module and are served as they are, by
+name from ``WIDGET_FILES`` only: no templating, so no query parameter ever
+reaches the HTML (the page reads its thread from ``location.search`` and
+renders user content with ``textContent``), and no build step.
 
 Threat model: the page runs a signed-in user's session in a WebView. The
 Content-Security-Policy admits scripts, styles, fetches and images from the
@@ -16,6 +17,7 @@ every request it makes.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from importlib import resources
 
@@ -44,14 +46,25 @@ SECURITY_HEADERS: dict[str, str] = {
     "Cross-Origin-Opener-Policy": "same-origin",
     "Cross-Origin-Resource-Policy": "same-origin",
     "Permissions-Policy": "camera=(), microphone=(), geolocation=(), payment=()",
-    # Always revalidated: a new emulator version must not run an old widget.js.
+    # Always revalidated: a new emulator version must not run an old widget module.
     "Cache-Control": "no-cache",
 }
 
+_JS = "text/javascript; charset=utf-8"
+
+#: Served name -> media type. Anything else under /widget/ is a 404. Module
+#: scripts need a JavaScript media type (``nosniff`` is strict about it).
 WIDGET_FILES: dict[str, str] = {
     "index.html": "text/html; charset=utf-8",
-    "widget.js": "text/javascript; charset=utf-8",
     "widget.css": "text/css; charset=utf-8",
+    "main.js": _JS,
+    "state.js": _JS,
+    "api.js": _JS,
+    "dom.js": _JS,
+    "session.js": _JS,
+    "messages.js": _JS,
+    "comments.js": _JS,
+    "view.js": _JS,
 }
 
 
@@ -72,20 +85,25 @@ def _load_assets() -> dict[str, _Asset]:
     }
 
 
+def _endpoint(asset: _Asset) -> Callable[[], Awaitable[Response]]:
+    async def serve() -> Response:
+        return asset.response()
+
+    return serve
+
+
 def mount(app: FastAPI) -> None:
-    """Serve the widget page and its two assets under ``/widget/``."""
+    """Serve the widget page and its assets under ``/widget/``."""
     assets = _load_assets()
-    index, script, style = assets["index.html"], assets["widget.js"], assets["widget.css"]
+    index = assets["index.html"]
 
     @app.get("/widget/", include_in_schema=False)
     @app.get("/widget/index.html", include_in_schema=False)
     async def widget_page() -> Response:
         return index.response()
 
-    @app.get("/widget/widget.js", include_in_schema=False)
-    async def widget_script() -> Response:
-        return script.response()
-
-    @app.get("/widget/widget.css", include_in_schema=False)
-    async def widget_style() -> Response:
-        return style.response()
+    for name, asset in assets.items():
+        if name != "index.html":
+            app.add_api_route(
+                f"/widget/{name}", _endpoint(asset), methods=["GET"], include_in_schema=False
+            )

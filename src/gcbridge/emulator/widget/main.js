@@ -1,0 +1,76 @@
+/**
+ * gc-bridge emulator: the comment widget page (spec 4.8, 5.1, 6.2), entry module.
+ *
+ * Plain browser ES modules, no build step. Reads its thread from the query
+ * string (website_id, uid, url, page_title, optional api_public_key) and talks
+ * to the emulator's /api/pub/* routes on its own origin. This module wires the
+ * others together and the page's forms, and decides when gc-ready goes out;
+ * the window messages themselves are described in messages.js.
+ *
+ * Which events a bridge sees depends on when it is installed:
+ *   document-start (React Native injectedJavaScriptBeforeContentLoaded): all of them;
+ *   document-end (iOS WKUserScript atDocumentEnd, installed at DOMContentLoaded, before
+ *     gc-ready is posted because this module posts it from its own, later, listener): all;
+ *   page-finished (Android onPageFinished, pywebview): never gc-ready, gc-loaded only when
+ *     the comments arrive after the load event; such apps log in at page finished too.
+ *
+ * Security: user content is rendered with textContent only; ssoData goes in a
+ * request body and nowhere else; the session token lives in localStorage
+ * "gc_token" when storage is available.
+ */
+
+import { loadComments, postComment } from './comments.js';
+import { $ } from './dom.js';
+import { emit, onMessage } from './messages.js';
+import { accountSubmit, clearSession, inSessionQueue, restoreSession } from './session.js';
+import { config, setRenderer } from './state.js';
+import { render } from './view.js';
+
+setRenderer(render);
+
+function domContentLoadedFired() {
+  var nav = performance.getEntriesByType ? performance.getEntriesByType('navigation')[0] : null;
+  return nav ? nav.domContentLoadedEventStart > 0 : document.readyState === 'complete';
+}
+
+function wire() {
+  $('page-title').textContent = config.pageTitle;
+  $('compose').addEventListener('submit', function (event) {
+    event.preventDefault();
+    var area = event.target.elements.content;
+    var content = area.value.trim();
+    if (!content) { return; }
+    postComment(content, null).then(function (ok) { if (ok) { area.value = ''; } });
+  });
+  $('sign-out').addEventListener('click', function () { inSessionQueue(clearSession); });
+  $('sign-in-form').addEventListener('submit', function (event) {
+    event.preventDefault();
+    inSessionQueue(function () {
+      return accountSubmit('/api/pub/auth/login', event.target, ['username', 'password']);
+    });
+  });
+  $('register-form').addEventListener('submit', function (event) {
+    event.preventDefault();
+    inSessionQueue(function () {
+      return accountSubmit('/api/pub/auth/register', event.target, ['username', 'email', 'password']);
+    });
+  });
+  render();
+  emit('gc-ready');
+}
+
+// The listener goes in first so that an sso-login injected right after
+// gc-ready is never missed; a stored session is restored before any login.
+window.addEventListener('message', onMessage);
+inSessionQueue(restoreSession);
+loadComments();
+// gc-ready goes out from a DOMContentLoaded listener (a module script is
+// deferred: it runs once the document is parsed, and DOMContentLoaded is still
+// to come, as it was for the classic deferred script before): a bridge
+// installed at document end, by a listener registered before ours, is in
+// place by then.
+if (domContentLoadedFired()) {
+  wire();
+} else {
+  document.addEventListener('DOMContentLoaded', wire);
+}
