@@ -3,19 +3,24 @@
 from __future__ import annotations
 
 import re
+from importlib import resources
 
 import httpx
 import pytest
 
+from gcbridge.emulator.dashboard.pages import SCRIPT_MODULES, STATIC_FILES
 from gcbridge.emulator.testing import OTHER_SITE, RunningEmulator
+
+STATIC = resources.files("gcbridge.emulator.dashboard").joinpath("static")
 
 
 @pytest.mark.parametrize(
     ("path", "media_type"),
     [
         ("/dashboard/", "text/html"),
-        ("/dashboard/dashboard.js", "text/javascript"),
         ("/dashboard/dashboard.css", "text/css"),
+        # Module scripts are refused by the browser unless served as JavaScript.
+        *((f"/dashboard/{name}", "text/javascript") for name in SCRIPT_MODULES),
     ],
 )
 def test_files_are_served_with_strict_headers(
@@ -36,8 +41,31 @@ def test_files_are_served_with_strict_headers(
 def test_the_page_loads_nothing_from_elsewhere(emu: RunningEmulator) -> None:
     html = httpx.get(emu.url + "/dashboard/").text
     links = re.findall(r'(?:src|href)="([^"]*)"', html)
-    assert sorted(links) == ["dashboard.css", "dashboard.js"]
+    assert sorted(links) == ["dashboard.css", "main.js"]
+    assert '<script type="module" src="main.js"></script>' in html
     assert "<script>" not in html and "style=" not in html  # no inline code the CSP would refuse
+
+
+def test_every_module_import_is_a_served_file(emu: RunningEmulator) -> None:
+    """The modules import each other by relative path only, each one on the served list."""
+    imported = set()
+    for name in SCRIPT_MODULES:
+        source = httpx.get(emu.url + "/dashboard/" + name).text
+        assert source.startswith("/*"), f"{name} opens with a comment saying what it owns"
+        specifiers = re.findall(r"^import [^;]* from '([^']+)';$", source, flags=re.M)
+        assert not re.search(r"\bimport\s*\(", source)  # no dynamic import
+        # Data reaches the page through textContent only.
+        assert not re.search(r"\.(inner|outer)HTML\b|insertAdjacentHTML|document\.write", source)
+        for spec in specifiers:
+            assert spec.startswith("./") and spec[2:] in SCRIPT_MODULES, (name, spec)
+            imported.add(spec[2:])
+    assert imported | {"main.js"} == set(SCRIPT_MODULES)
+
+
+def test_the_package_ships_every_static_file() -> None:
+    """Every file in static/ is on the served list, and every listed file is in the package."""
+    shipped = {entry.name for entry in STATIC.iterdir() if entry.is_file()}
+    assert shipped == set(STATIC_FILES)
 
 
 def test_unknown_files_are_not_found(emu: RunningEmulator) -> None:

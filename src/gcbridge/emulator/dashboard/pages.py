@@ -16,15 +16,30 @@ from fastapi.responses import RedirectResponse
 from gcbridge.emulator.errors import ApiError
 from gcbridge.emulator.state import state_of
 
-__all__ = ["router", "security_headers", "STATIC_FILES"]
+__all__ = ["router", "security_headers", "SCRIPT_MODULES", "STATIC_FILES"]
 
 router = APIRouter(include_in_schema=False)
+
+_JS = "text/javascript; charset=utf-8"  # module scripts need a JavaScript MIME type
+
+#: The page's ES modules (``main.js`` is the entry; it imports the others by relative path).
+SCRIPT_MODULES: tuple[str, ...] = (
+    "main.js",
+    "api.js",
+    "signin.js",
+    "site-panel.js",
+    "test-events.js",
+    "journal.js",
+    "attempts.js",
+    "dom.js",
+    "time.js",
+)
 
 #: Served name -> media type. Anything else under /dashboard/ is a 404.
 STATIC_FILES: dict[str, str] = {
     "index.html": "text/html; charset=utf-8",
-    "dashboard.js": "text/javascript; charset=utf-8",
     "dashboard.css": "text/css; charset=utf-8",
+    **dict.fromkeys(SCRIPT_MODULES, _JS),
 }
 
 
@@ -88,7 +103,7 @@ async def dashboard_index(request: Request) -> Response:
 
 @router.get("/dashboard/{name}")
 async def dashboard_file(name: str, request: Request) -> Response:
-    """``dashboard.js`` and ``dashboard.css``; any other name is 404."""
+    """The script modules and ``dashboard.css``; any other name is 404."""
     return _serve(request, name)
 
 
