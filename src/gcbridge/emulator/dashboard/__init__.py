@@ -1,7 +1,7 @@
 """The emulator dashboard at ``/dashboard/``: site, webhook configuration, delivery journal.
 
-A static page (``static/index.html``, ``dashboard.js``, ``dashboard.css``; no build
-step, nothing loaded from elsewhere) that talks to the emulator's public routes
+A static page (``static/index.html``, ES modules from ``static/main.js`` on, ``dashboard.css``;
+no build step, nothing loaded from elsewhere) that talks to the emulator's public routes
 only — ``/webhook/...`` for the configuration, the journal and replays, the comment
 and account routes for test events — plus one small route of its own,
 ``GET /api/dashboard/site``, that turns an account token into the site it belongs
