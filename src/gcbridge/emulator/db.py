@@ -15,6 +15,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from gcbridge.emulator.datadir import create_private_file
+
 __all__ = ["new_id", "Database", "SCHEMA"]
 
 SCHEMA = """
@@ -125,6 +127,9 @@ class Database:
 
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
+        if self.path != ":memory:":
+            # 0600 from the first byte; SQLite gives -wal and -shm the same mode.
+            create_private_file(Path(self.path))
         self._lock = threading.RLock()
         self._conn = sqlite3.connect(
             self.path, check_same_thread=False, isolation_level=None, timeout=30

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from gcbridge.emulator.datadir import secure_data_dir
 from gcbridge.emulator.errors import ConfigError
 from gcbridge.emulator.sites import Site, Sites, load_or_create_demo_site, load_sites
 
@@ -81,8 +82,7 @@ class Settings:
         attempt_timeout: float = 10.0,
     ) -> Settings:
         """Build settings from CLI-style options; without a sites file, a demo site is generated."""
-        data = Path(data_dir)
-        data.mkdir(parents=True, exist_ok=True)
+        data = secure_data_dir(Path(data_dir))
         generated = None
         if sites_file:
             sites = load_sites(sites_file)
