@@ -17,6 +17,8 @@ prefix silently used). The pydantic routes get the same string rules through
 from __future__ import annotations
 
 import json
+import re
+import unicodedata
 from typing import Any
 
 from pydantic import BaseModel, model_validator
@@ -27,6 +29,10 @@ __all__ = [
     "MAX_DEPTH",
     "MAX_INT_DIGITS",
     "BadInput",
+    "USERNAME",
+    "EMAIL",
+    "username_key",
+    "unsafe_text",
     "StrictBody",
     "clean_strings",
     "parse_int",
@@ -40,6 +46,27 @@ MAX_INT_DIGITS = 64
 """The longest integer literal accepted in a JSON body (no field of ours needs more)."""
 
 _MAX_NUMBER_TEXT = 32
+
+USERNAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{1,31}")
+"""An account username of the service (used with ``fullmatch``: no trailing newline)."""
+
+EMAIL = re.compile(r"[^@\s]{1,64}@[^@\s]+\.[^@\s]+")
+"""An e-mail address, loosely (used with ``fullmatch``)."""
+
+
+def unsafe_text(value: str) -> bool:
+    """Whether ``value`` holds a control or format character (NUL, newline, U+202E, ZWJ, ...).
+
+    Category Cc covers C0/C1 controls; Cf covers the bidi embeddings and
+    overrides (U+202A-202E), isolates (U+2066-2069), marks (U+200E/F, U+061C)
+    and zero-width characters, which let one name render as another.
+    """
+    return any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn") for ch in value)
+
+
+def username_key(username: str) -> str:
+    """The uniqueness key of a username: NFKC, case-folded (``Ａlice`` and ``ALICE`` are ``alice``)."""
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", username).casefold())
 
 
 class BadInput(ValueError):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from gcbridge.emulator.datadir import secure_data_dir
 from gcbridge.emulator.errors import ConfigError
@@ -57,6 +58,20 @@ class Settings:
     def base_url(self) -> str:
         """The API base address."""
         return f"http://{self.host}:{self.port}"
+
+    @property
+    def public_url(self) -> str:
+        """Where browsers reach this emulator: the origin of ``front_url`` if set, else the
+        bind address (a wildcard bind shown as loopback). Absolute URLs the emulator
+        stores (default avatars) are built from this, never from a request's Host header.
+        """
+        if self.front_url:
+            parts = urlsplit(self.front_url)
+            if parts.scheme and parts.netloc:
+                return f"{parts.scheme}://{parts.netloc}"
+        host = {"0.0.0.0": "127.0.0.1", "::": "::1", "": "127.0.0.1"}.get(self.host, self.host)  # noqa: S104
+        shown = f"[{host}]" if ":" in host else host
+        return f"http://{shown}:{self.port}"
 
     @property
     def widget_url(self) -> str:
