@@ -25,9 +25,10 @@ ACCOUNT = {"Authorization": f"Bearer {EXAMPLE_SITE.account_token}"}
 def live(tmp_path: Path, **kw: Any) -> Iterator[tuple[RunningEmulator, httpx.Client]]:
     """A running emulator on a ManualClock, and a client on its base URL."""
     kw.setdefault("clock", ManualClock(NOW))
-    with running_emulator(tmp_path / "data", **kw) as emu, httpx.Client(
-        base_url=emu.url, timeout=30
-    ) as http:
+    with (
+        running_emulator(tmp_path / "data", **kw) as emu,
+        httpx.Client(base_url=emu.url, timeout=30) as http,
+    ):
         yield emu, http
 
 
@@ -35,7 +36,12 @@ def register(http: httpx.Client, username: str, email: str = "u@example.com") ->
     """``POST /api/pub/auth/register`` on the example site."""
     return http.post(
         "/api/pub/auth/register",
-        json={"website_id": "demo", "username": username, "email": email, "password": "long-enough"},
+        json={
+            "website_id": "demo",
+            "username": username,
+            "email": email,
+            "password": "long-enough",
+        },
     )
 
 

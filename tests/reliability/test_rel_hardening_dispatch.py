@@ -18,7 +18,7 @@ import httpx
 import pytest
 from hardening_support import ACCOUNT, WEBSITE_ID, gc_error, live
 
-from gcbridge.emulator.testing import EXAMPLE_SITE, OTHER_SITE, RunningEmulator
+from gcbridge.emulator.testing import EXAMPLE_SITE, OTHER_SITE
 
 # --- 6. receiver URLs ---------------------------------------------------------------------
 

@@ -103,7 +103,12 @@ def test_the_host_header_never_reaches_a_stored_avatar_url(
     own = http.post(
         "/api/pub/auth/register",
         headers=forged,
-        json={"website_id": "demo", "username": "dan", "email": "d@x.io", "password": "long-enough"},
+        json={
+            "website_id": "demo",
+            "username": "dan",
+            "email": "d@x.io",
+            "password": "long-enough",
+        },
     )
     sso = http.post(
         "/api/pub/sso/login",
@@ -149,7 +154,9 @@ def test_every_file_of_the_data_dir_is_private_whatever_the_umask(tmp_path: Path
         from gcbridge.emulator.app import create_app
 
         create_app(settings, run_dispatcher=False)
-        assert {"demo-site.json", "emulator.sqlite3", "stray.txt"} <= {p.name for p in data.iterdir()}
+        assert {"demo-site.json", "emulator.sqlite3", "stray.txt"} <= {
+            p.name for p in data.iterdir()
+        }
         _assert_private(data)
     finally:
         os.umask(old)
@@ -194,6 +201,7 @@ def test_a_chunked_body_is_cut_at_the_cap(
     emu: tuple[RunningEmulator, httpx.Client], path: str, cap: int
 ) -> None:
     _, http = emu
+
     def chunks() -> Iterator[bytes]:  # no Content-Length: sent chunked
         for _ in range(cap // 4096 + 64):
             yield b" " * 4096

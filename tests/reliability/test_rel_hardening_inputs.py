@@ -143,7 +143,8 @@ def test_an_older_data_dir_gets_the_username_key_column(tmp_path: Path) -> None:
         " guest INTEGER NOT NULL DEFAULT 0, username TEXT NOT NULL, name TEXT NOT NULL,"
         " email TEXT NOT NULL, avatar TEXT NOT NULL, language TEXT, bio TEXT, password_hash TEXT,"
         " created_at REAL NOT NULL, updated_at REAL NOT NULL, UNIQUE (site, username));"
-        "INSERT INTO users VALUES ('u1','demo',NULL,0,'Ｚoe','Ｚoe','z@x.io','a',NULL,NULL,NULL,1,1);"
+        "INSERT INTO users VALUES"
+        " ('u1','demo',NULL,0,'Ｚoe','Ｚoe','z@x.io','a',NULL,NULL,NULL,1,1);"
     )
     old.commit()
     old.close()

@@ -26,9 +26,11 @@ def secure_data_dir(path: Path) -> Path:
     path.mkdir(mode=DIR_MODE, parents=True, exist_ok=True)
     os.chmod(path, DIR_MODE)
     for entry in os.scandir(path):
-        if entry.is_file(follow_symlinks=False):
-            if stat.S_IMODE(entry.stat(follow_symlinks=False).st_mode) != FILE_MODE:
-                os.chmod(entry.path, FILE_MODE)
+        if (
+            entry.is_file(follow_symlinks=False)
+            and stat.S_IMODE(entry.stat(follow_symlinks=False).st_mode) != FILE_MODE
+        ):
+            os.chmod(entry.path, FILE_MODE)
     return path
 
 

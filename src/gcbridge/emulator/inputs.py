@@ -65,7 +65,7 @@ def unsafe_text(value: str) -> bool:
 
 
 def username_key(username: str) -> str:
-    """The uniqueness key of a username: NFKC, case-folded (``Ａlice`` and ``ALICE`` are ``alice``)."""
+    """The uniqueness key of a username: NFKC, case-folded (``Ａlice``, ``ALICE``: ``alice``)."""
     return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", username).casefold())
 
 
@@ -77,7 +77,9 @@ def _refuse(message: str) -> ApiError:
     return ApiError(400, "invalid_request", message)
 
 
-def parse_int(name: str, raw: str | None, *, low: int, high: int, default: int | None = None) -> int:
+def parse_int(
+    name: str, raw: str | None, *, low: int, high: int, default: int | None = None
+) -> int:
     """``raw`` as an integer in ``[low, high]``; ``default`` when absent or empty.
 
     Only ASCII digits are accepted (``"\\u0661"``, ``"+1"``, ``"1e3"``, ``" 1"`` are not);

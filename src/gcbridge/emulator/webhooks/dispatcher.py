@@ -253,8 +253,8 @@ class Dispatcher:
             self._record_unsent(call_id, number, config.url, "dns_error", counted=counted)
             return
         except ValueError as exc:  # UnicodeError from the IDNA codec of a stored URL, ...
-            error = f"bad_url:{type(exc).__name__}"
-            self._record_unsent(call_id, number, config.url, error, final=True)
+            refused = f"bad_url:{type(exc).__name__}"
+            self._record_unsent(call_id, number, config.url, refused, final=True)
             return
 
         assert self._clients is not None
