@@ -217,3 +217,20 @@ def test_unknown_paths_and_methods_use_the_gccode_shape(
     _, http = emu
     gc_error(http.get("/api/pub/nothing-here"), 404, "not_found")
     gc_error(http.put("/api/pub/auth/login"), 405, "method_not_allowed")
+
+
+@pytest.mark.parametrize("port", ["\u0661\u0662", "+80", " 80x", "1" * 5000])
+def test_the_emulator_port_option_is_parsed_whole(
+    tmp_path: Path, port: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import gcbridge.serving
+    from gcbridge.cli import main
+
+    def no_listening(*_: object) -> None:
+        raise OSError("this test never listens")
+
+    monkeypatch.setattr(gcbridge.serving, "bind_socket", no_listening)
+    with pytest.raises(SystemExit) as exc:
+        main(["emulator", "--port", port, "--data-dir", str(tmp_path / "d")])
+    assert exc.value.code == 2
+    assert "is not a port" in capsys.readouterr().err
