@@ -197,20 +197,6 @@ def test_pydantic_routes_answer_bad_bodies_in_the_gccode_shape(
     gc_error(resp, 400)
 
 
-def test_a_lone_surrogate_in_a_registration_is_a_400_not_a_500(
-    emu: tuple[RunningEmulator, httpx.Client],
-) -> None:
-    _, http = emu
-    body = (
-        b'{"website_id": "demo", "username": "zed", "email": "z\\ud800@x.io",'
-        b' "password": "long-enough"}'
-    )
-    resp = http.post(
-        "/api/pub/auth/register", content=body, headers={"Content-Type": "application/json"}
-    )
-    gc_error(resp, 400, "invalid_request")
-
-
 def test_unknown_paths_and_methods_use_the_gccode_shape(
     emu: tuple[RunningEmulator, httpx.Client],
 ) -> None:
