@@ -17,13 +17,21 @@ __all__ = ["register", "run"]
 _LOG_LEVELS = ("critical", "error", "warning", "info", "debug")
 
 
+def _port(text: str) -> int:
+    """A TCP port, 0-65535, in ASCII digits (parsed whole: no ``+80``, no 5,000 digits)."""
+    digits = text.strip()
+    if not (0 < len(digits) <= 10 and digits.isascii() and digits.isdigit()):
+        raise argparse.ArgumentTypeError(f"{text[:20]!r} is not a port (0-65535)")
+    return int(digits)  # the range is checked with the other settings (bad_port)
+
+
 def register(parser: argparse.ArgumentParser) -> None:
     """Register the sub-command's arguments."""
     parser.add_argument(
         "--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)"
     )
     parser.add_argument(
-        "--port", type=int, default=8000, help="port (default 8000; 0 picks a free one)"
+        "--port", type=_port, default=8000, help="port (default 8000; 0 picks a free one)"
     )
     parser.add_argument(
         "--data-dir",

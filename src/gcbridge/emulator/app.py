@@ -22,12 +22,15 @@ import httpx
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from gcbridge.clock import SYSTEM_CLOCK, Clock, Sleep
 from gcbridge.emulator import dashboard, widget
 from gcbridge.emulator.auth import accounts
+from gcbridge.emulator.bodylimit import BodyLimit
 from gcbridge.emulator.comments import routes as comments
 from gcbridge.emulator.comments import threadload
+from gcbridge.emulator.datadir import secure_data_dir
 from gcbridge.emulator.db import Database
 from gcbridge.emulator.errors import ApiError
 from gcbridge.emulator.settings import Settings
@@ -48,8 +51,9 @@ def create_app(
 ) -> FastAPI:
     """Build the emulator app. ``transport`` replaces the network for webhook deliveries."""
 
-    settings.data_dir.mkdir(parents=True, exist_ok=True)
+    secure_data_dir(settings.data_dir)
     db = Database(settings.db_path)
+    secure_data_dir(settings.data_dir)  # the -wal and -shm files exist now
     dispatcher = Dispatcher(db, settings, clock=clock, sleep=sleep, transport=transport)
     state = EmulatorState(settings=settings, db=db, clock=clock, dispatcher=dispatcher)
 
@@ -96,6 +100,18 @@ def create_app(
             status_code=400,
         )
 
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+        # FastAPI's own errors (unparseable body, unknown path, wrong method) in the
+        # gcCode shape too, never {"detail": ...}.
+        reason = _HTTP_REASONS.get(exc.status_code, "http_error")
+        message = exc.detail if isinstance(exc.detail, str) else reason
+        return JSONResponse(
+            {"gcCode": exc.status_code, "error": reason, "message": message},
+            status_code=exc.status_code,
+            headers=getattr(exc, "headers", None),
+        )
+
     @app.get("/healthz", include_in_schema=False)
     async def healthz() -> dict[str, str]:
         return {"status": "ok"}
@@ -106,4 +122,13 @@ def create_app(
     app.include_router(webhook_routes.router)
     widget.mount(app)
     dashboard.mount(app)
+    app.add_middleware(BodyLimit)
     return app
+
+
+_HTTP_REASONS = {
+    400: "invalid_request",
+    404: "not_found",
+    405: "method_not_allowed",
+    413: "body_too_large",
+}

@@ -8,12 +8,18 @@ the two, neither happened. Every write goes through :meth:`Database.transaction`
 
 from __future__ import annotations
 
+import logging
 import secrets
 import sqlite3
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+
+from gcbridge.emulator.datadir import create_private_file
+from gcbridge.emulator.inputs import username_key
+
+log = logging.getLogger("gcbridge.emulator.db")
 
 __all__ = ["new_id", "Database", "SCHEMA"]
 
@@ -24,6 +30,7 @@ CREATE TABLE IF NOT EXISTS users (
     external_id   TEXT,                       -- SSO id, NULL for own accounts / guests
     guest         INTEGER NOT NULL DEFAULT 0,
     username      TEXT NOT NULL,
+    username_key  TEXT,                       -- NFKC + casefold: one look-alike per site
     name          TEXT NOT NULL,
     email         TEXT NOT NULL,
     avatar        TEXT NOT NULL,
@@ -125,6 +132,9 @@ class Database:
 
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
+        if self.path != ":memory:":
+            # 0600 from the first byte; SQLite gives -wal and -shm the same mode.
+            create_private_file(Path(self.path))
         self._lock = threading.RLock()
         self._conn = sqlite3.connect(
             self.path, check_same_thread=False, isolation_level=None, timeout=30
@@ -134,6 +144,35 @@ class Database:
         self._conn.execute("PRAGMA synchronous=NORMAL")
         self._conn.execute("PRAGMA foreign_keys=ON")
         self._conn.executescript(SCHEMA)
+        self._migrate()
+
+    def _migrate(self) -> None:
+        """Bring a data directory of an older version up to this schema."""
+        conn = self._conn
+        columns = {row["name"] for row in conn.execute("PRAGMA table_info(users)")}
+        with self.transaction():
+            if "username_key" not in columns:
+                conn.execute("ALTER TABLE users ADD COLUMN username_key TEXT")
+            for row in conn.execute(
+                "SELECT id, username FROM users WHERE username_key IS NULL"
+            ).fetchall():
+                conn.execute(
+                    "UPDATE users SET username_key = ? WHERE id = ?",
+                    (username_key(row["username"]), row["id"]),
+                )
+            try:
+                conn.execute(
+                    "CREATE UNIQUE INDEX IF NOT EXISTS users_username_key "
+                    "ON users(site, username_key)"
+                )
+            except sqlite3.IntegrityError:
+                # Look-alikes registered by an older version: keep them (lookups
+                # still go by key, and new ones are refused by the routes).
+                log.warning("users: look-alike usernames from an older version kept")
+                conn.execute(
+                    "CREATE INDEX IF NOT EXISTS users_username_key_plain "
+                    "ON users(site, username_key)"
+                )
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit
 
+from gcbridge.emulator.datadir import secure_data_dir
 from gcbridge.emulator.errors import ConfigError
 from gcbridge.emulator.sites import Site, Sites, load_or_create_demo_site, load_sites
 
@@ -58,6 +60,20 @@ class Settings:
         return f"http://{self.host}:{self.port}"
 
     @property
+    def public_url(self) -> str:
+        """Where browsers reach this emulator: the origin of ``front_url`` if set, else the
+        bind address (a wildcard bind shown as loopback). Absolute URLs the emulator
+        stores (default avatars) are built from this, never from a request's Host header.
+        """
+        if self.front_url:
+            parts = urlsplit(self.front_url)
+            if parts.scheme and parts.netloc:
+                return f"{parts.scheme}://{parts.netloc}"
+        host = {"0.0.0.0": "127.0.0.1", "::": "::1", "": "127.0.0.1"}.get(self.host, self.host)  # noqa: S104
+        shown = f"[{host}]" if ":" in host else host
+        return f"http://{shown}:{self.port}"
+
+    @property
     def widget_url(self) -> str:
         """The widget front end address (``{front_url}``)."""
         return self.front_url or f"{self.base_url}/widget/"
@@ -81,8 +97,7 @@ class Settings:
         attempt_timeout: float = 10.0,
     ) -> Settings:
         """Build settings from CLI-style options; without a sites file, a demo site is generated."""
-        data = Path(data_dir)
-        data.mkdir(parents=True, exist_ok=True)
+        data = secure_data_dir(Path(data_dir))
         generated = None
         if sites_file:
             sites = load_sites(sites_file)

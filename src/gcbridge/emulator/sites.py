@@ -16,12 +16,13 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from gcbridge.emulator.datadir import create_private_file, secure_data_dir
 from gcbridge.emulator.errors import ConfigError
 
 __all__ = ["Site", "Sites", "load_sites", "generate_demo_site", "load_or_create_demo_site"]
 
-WEBSITE_ID = re.compile(r"^[0-9a-f]{24}$")
-SHORTNAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
+WEBSITE_ID = re.compile(r"[0-9a-f]{24}")
+SHORTNAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
 _FIELDS = (
     "shortname",
     "website_id",
@@ -47,12 +48,12 @@ class Site:
     site_key_secret: str = field(repr=False)
 
     def __post_init__(self) -> None:
-        if not SHORTNAME.match(self.shortname):
+        if not isinstance(self.shortname, str) or not SHORTNAME.fullmatch(self.shortname):
             raise ConfigError(
                 f"site shortname {self.shortname!r} must be 1-64 of [A-Za-z0-9_-]",
                 reason="bad_shortname",
             )
-        if not WEBSITE_ID.match(self.website_id):
+        if not isinstance(self.website_id, str) or not WEBSITE_ID.fullmatch(self.website_id):
             raise ConfigError(
                 f"site {self.shortname!r}: website_id {self.website_id!r} "
                 "must be 24 lowercase hex characters",
@@ -156,7 +157,7 @@ def load_or_create_demo_site(data_dir: Path) -> tuple[Site, bool]:
     if path.exists():
         return _site_from(json.loads(path.read_text(encoding="utf-8")), str(path)), False
     site = generate_demo_site()
-    data_dir.mkdir(parents=True, exist_ok=True)
+    secure_data_dir(data_dir)
+    create_private_file(path)
     path.write_text(json.dumps(asdict(site), indent=2) + "\n", encoding="utf-8")
-    path.chmod(0o600)
     return site, True

@@ -19,13 +19,12 @@ from __future__ import annotations
 
 import hashlib
 import html
-import re
 import sqlite3
 from typing import Any
 
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 
 from gcbridge.emulator.auth.passwords import check_password, dummy_hash, hash_password
@@ -39,6 +38,7 @@ from gcbridge.emulator.auth.users import (
 )
 from gcbridge.emulator.db import new_id
 from gcbridge.emulator.errors import ApiError, invalid
+from gcbridge.emulator.inputs import EMAIL, USERNAME, StrictBody, unsafe_text, username_key
 from gcbridge.emulator.openapi import error_responses
 from gcbridge.emulator.sites import Site
 from gcbridge.emulator.state import EmulatorState, state_of
@@ -47,12 +47,10 @@ __all__ = ["router", "bearer_token", "require_user", "default_avatar"]
 
 router = APIRouter(tags=["accounts"])
 
-USERNAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{1,31}$")
-EMAIL = re.compile(r"^[^@\s]{1,64}@[^@\s]+\.[^@\s]+$")
 _NO_STORE = {"Cache-Control": "no-store"}
 
 
-class SsoLoginBody(BaseModel):
+class SsoLoginBody(StrictBody):
     """Body of ``POST /api/pub/sso/login``."""
 
     model_config = ConfigDict(extra="ignore")
@@ -60,7 +58,7 @@ class SsoLoginBody(BaseModel):
     ssoData: str = Field(max_length=16_384)  # noqa: N815 (the wire name)
 
 
-class RegisterBody(BaseModel):
+class RegisterBody(StrictBody):
     """Body of ``POST /api/pub/auth/register``."""
 
     model_config = ConfigDict(extra="ignore")
@@ -70,7 +68,7 @@ class RegisterBody(BaseModel):
     password: str = Field(max_length=1024)
 
 
-class LoginBody(BaseModel):
+class LoginBody(StrictBody):
     """Body of ``POST /api/pub/auth/login``."""
 
     model_config = ConfigDict(extra="ignore")
@@ -112,8 +110,12 @@ def _site(state: EmulatorState, shortname: str) -> Site:
 
 
 def default_avatar(request: Request, user_id: str) -> str:
-    """The generated avatar URL of a user without a picture."""
-    return f"{str(request.base_url).rstrip('/')}/api/pub/avatars/{user_id}.svg"
+    """The generated avatar URL of a user without a picture.
+
+    Built from the configured address (``Settings.public_url``), never from the
+    request's ``Host`` header: the URL is stored and shown to every reader.
+    """
+    return f"{state_of(request).settings.public_url}/api/pub/avatars/{user_id}.svg"
 
 
 def _signed_in(request: Request, conn: sqlite3.Connection, user_id: str) -> dict[str, Any]:
@@ -150,6 +152,11 @@ async def sso_login(body: SsoLoginBody, request: Request) -> Response:
         ) from None
     except SsoError as exc:
         raise ApiError(401, "sso_invalid", f"ssoData rejected ({exc.reason})") from None
+    if unsafe_text(sso.username) or not username_key(sso.username).strip():
+        # Control, bidi-override and zero-width characters let one name pose as another.
+        raise ApiError(401, "sso_invalid", "ssoData rejected (bad_username)")
+    if unsafe_text(sso.email):
+        raise ApiError(401, "sso_invalid", "ssoData rejected (bad_email)")
 
     def write() -> dict[str, Any] | None:
         now = state.clock.now()
@@ -175,10 +182,11 @@ async def sso_login(body: SsoLoginBody, request: Request) -> Response:
             else:
                 user_id = existing["id"]
                 conn.execute(
-                    """UPDATE users SET username = ?, name = ?, email = ?, avatar = ?, language = ?,
-                       bio = ?, updated_at = ? WHERE id = ?""",
+                    """UPDATE users SET username = ?, username_key = ?, name = ?, email = ?,
+                       avatar = ?, language = ?, bio = ?, updated_at = ? WHERE id = ?""",
                     (
                         sso.username,
+                        username_key(sso.username),
                         sso.username,
                         sso.email,
                         sso.picture or default_avatar(request, user_id),
@@ -225,12 +233,12 @@ async def register(body: RegisterBody, request: Request) -> Response:
     """Register a user of the service's own accounts and sign them in."""
     state = state_of(request)
     site = _site(state, body.website_id)
-    if not USERNAME.match(body.username):
+    if not USERNAME.fullmatch(body.username):
         raise invalid(
             "username",
             "2-32 characters of letters, digits, '_', '.', '-', starting with a letter or digit",
         )
-    if not EMAIL.match(body.email):
+    if not EMAIL.fullmatch(body.email) or unsafe_text(body.email):
         raise invalid("email", "not an e-mail address")
     if len(body.password) < 8:
         raise invalid("password", "at least 8 characters")

@@ -10,6 +10,7 @@ import sqlite3
 from typing import Any
 
 from gcbridge.emulator.db import new_id
+from gcbridge.emulator.inputs import username_key
 
 __all__ = [
     "get_user",
@@ -30,9 +31,13 @@ def get_user(conn: sqlite3.Connection, user_id: str) -> sqlite3.Row | None:
 
 
 def find_user_by_username(conn: sqlite3.Connection, site: str, username: str) -> sqlite3.Row | None:
-    """The user of ``site`` called ``username``, ignoring case (``Alice`` holds ``alice``)."""
+    """The user of ``site`` called ``username`` or a look-alike (NFKC, case-folded).
+
+    ``Alice``, ``ALICE`` and ``Ａｌｉｃｅ`` (fullwidth) all find ``alice``.
+    """
     row: sqlite3.Row | None = conn.execute(
-        "SELECT * FROM users WHERE site = ? AND username = ? COLLATE NOCASE", (site, username)
+        "SELECT * FROM users WHERE site = ? AND username_key = ? ORDER BY created_at LIMIT 1",
+        (site, username_key(username)),
     ).fetchone()
     return row
 
@@ -65,15 +70,16 @@ def insert_user(
     uid = user_id or new_id()
     conn.execute(
         """
-        INSERT INTO users (id, site, external_id, guest, username, name, email, avatar,
-                           language, bio, password_hash, created_at, updated_at)
-        VALUES (?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        INSERT INTO users (id, site, external_id, guest, username, username_key, name, email,
+                           avatar, language, bio, password_hash, created_at, updated_at)
+        VALUES (?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """,
         (
             uid,
             site,
             external_id,
             username,
+            username_key(username),
             username,
             email,
             avatar,

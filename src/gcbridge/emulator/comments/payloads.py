@@ -1,7 +1,8 @@
 """JSON shapes of spec 2.4, built from database rows.
 
 One place builds ``data.comment`` and ``data.thread`` so that the widget API
-(``/api/pub/comments``) and the webhook body carry exactly the same objects.
+(``/api/pub/comments``) and the webhook body carry the same objects, except that
+the widget API, open to anyone, never shows an author's e-mail (:func:`public_comment`).
 ``event_body`` returns the bytes that are stored in the outbox and sent, signed,
 on every attempt: they are produced once, at enqueue time, in the transaction of
 the comment change, so a later edit never alters an already queued event.
@@ -18,6 +19,7 @@ from gcbridge.emulator.auth.users import author_json
 
 __all__ = [
     "comment_json",
+    "public_comment",
     "comment_row_json",
     "event_body",
     "thread_comments_json",
@@ -70,6 +72,16 @@ def thread_comments_json(conn: sqlite3.Connection, thread_id: str) -> list[dict[
         (thread_id,),
     ).fetchall()
     return [comment_row_json(r) for r in rows]
+
+
+def public_comment(comment: dict[str, Any]) -> dict[str, Any]:
+    """``comment`` as the widget API shows it to anyone: without the author's e-mail.
+
+    E-mail addresses (also the ones customers' backends put in ssoData) go only
+    to the site's own backend, in the signed webhook body (spec 2.4).
+    """
+    author = {k: v for k, v in comment["author"].items() if k != "email"}
+    return {**comment, "author": author}
 
 
 def thread_json(conn: sqlite3.Connection, thread_id: str) -> dict[str, Any]:

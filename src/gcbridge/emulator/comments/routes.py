@@ -24,7 +24,7 @@ from typing import Any
 
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 
 from gcbridge.emulator.auth.accounts import bearer_token, require_user
@@ -32,6 +32,7 @@ from gcbridge.emulator.comments.openapi import LIST_COMMENTS_EXTRA
 from gcbridge.emulator.comments.payloads import (
     comment_json,
     event_body,
+    public_comment,
     thread_comments_json,
     thread_json,
 )
@@ -46,6 +47,7 @@ from gcbridge.emulator.comments.validate import (
 )
 from gcbridge.emulator.db import new_id
 from gcbridge.emulator.errors import ApiError
+from gcbridge.emulator.inputs import StrictBody
 from gcbridge.emulator.openapi import error_responses
 from gcbridge.emulator.sites import Site
 from gcbridge.emulator.state import EmulatorState, state_of
@@ -56,7 +58,7 @@ __all__ = ["router"]
 router = APIRouter(tags=["comments"])
 
 
-class NewComment(BaseModel):
+class NewComment(StrictBody):
     """Body of ``POST /api/pub/comments``."""
 
     model_config = ConfigDict(extra="ignore")
@@ -68,7 +70,7 @@ class NewComment(BaseModel):
     parent_id: str | None = Field(default=None, max_length=64)
 
 
-class CommentEdit(BaseModel):
+class CommentEdit(StrictBody):
     """Body of ``PATCH /api/pub/comments/{id}``."""
 
     model_config = ConfigDict(extra="ignore")
@@ -129,7 +131,7 @@ async def list_comments(request: Request) -> dict[str, Any]:
                 return {"thread": None, "comments": []}
             return {
                 "thread": thread_json(conn, thread["id"]),
-                "comments": thread_comments_json(conn, thread["id"]),
+                "comments": [public_comment(c) for c in thread_comments_json(conn, thread["id"])],
             }
 
     return await run_in_threadpool(read)
@@ -186,7 +188,7 @@ async def post_comment(body: NewComment, request: Request) -> Response:
 
     comment = await run_in_threadpool(write)
     state.dispatcher.wake()
-    return JSONResponse(comment, status_code=201)
+    return JSONResponse(public_comment(comment), status_code=201)
 
 
 def _own_comment(conn: sqlite3.Connection, comment_id: str, user: sqlite3.Row) -> sqlite3.Row:
@@ -226,7 +228,7 @@ async def edit_comment(comment_id: str, body: CommentEdit, request: Request) -> 
     comment, changed = await run_in_threadpool(write)
     if changed:
         state.dispatcher.wake()
-    return JSONResponse(comment)
+    return JSONResponse(public_comment(comment))
 
 
 @router.delete(
@@ -251,7 +253,7 @@ async def delete_comment(comment_id: str, request: Request) -> Response:
     comment, changed = await run_in_threadpool(write)
     if changed:
         state.dispatcher.wake()
-    return JSONResponse(comment)
+    return JSONResponse(public_comment(comment))
 
 
 def _set_status(

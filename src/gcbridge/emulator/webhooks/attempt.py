@@ -106,7 +106,8 @@ async def send_attempt(
         return AttemptResult(None, "timeout", duration_ms=_ms(t0))
     except httpx.ConnectError:
         return AttemptResult(None, "connect_error", duration_ms=_ms(t0))
-    except httpx.TransportError as exc:
+    except (httpx.TransportError, httpx.InvalidURL, ValueError) as exc:
+        # ValueError: e.g. the IDNA codec on a host name; a network error, retried.
         return AttemptResult(None, f"network_error:{type(exc).__name__}", duration_ms=_ms(t0))
     status = response.status_code
     redirect = 300 <= status <= 399

@@ -2,7 +2,9 @@
 
 The ``calls`` table is the queue; nothing lives only in memory. One scheduler
 task picks due calls (``status = 'pending' AND next_attempt_at <= now``) and
-hands each to a worker (a few run at once); when nothing is due it sleeps with
+hands each to a worker (a few run at once), fairly: round-robin by site and at
+most ``per_receiver`` at once to one receiver (:mod:`.fairness`), so a hanging
+receiver never holds up another site; when nothing is due it sleeps with
 the injected ``sleep`` until the earliest ``next_attempt_at``, or until
 :meth:`Dispatcher.wake` (called after a comment change or a replay commits).
 There is no polling: an idle dispatcher waits on an event.
@@ -46,25 +48,27 @@ from gcbridge.emulator.errors import ReceiverRefused
 from gcbridge.emulator.settings import Settings
 from gcbridge.emulator.webhooks.attempt import build_request, send_attempt
 from gcbridge.emulator.webhooks.connections import ReceiverClients
+from gcbridge.emulator.webhooks.fairness import DEFAULT_PER_RECEIVER, pick, receiver_key
 from gcbridge.emulator.webhooks.journal import get_call, get_config
 from gcbridge.emulator.webhooks.outbox import (
     attempts_made,
     begin_attempt,
     complete_attempt,
-    due_calls,
-    fail_call,
+    due_candidates,
     finish_call,
     mark_interrupted,
     next_due,
+    record_error,
     record_unsent,
 )
 from gcbridge.emulator.webhooks.schedule import classify, next_attempt
 from gcbridge.emulator.webhooks.ssrf import Resolver, resolve_receiver, system_resolver
 
-__all__ = ["Dispatcher", "DEFAULT_WORKERS"]
+__all__ = ["Dispatcher", "DEFAULT_WORKERS", "DEFAULT_PER_RECEIVER"]
 
-DEFAULT_WORKERS = 8
-"""Attempts in flight at once (they mostly wait on the network, so more than the cores)."""
+DEFAULT_WORKERS = 32
+"""Attempts in flight at once (they mostly wait on the network, so more than the cores);
+at most ``per_receiver`` of them to one receiver (:mod:`.fairness`)."""
 
 log = logging.getLogger("gcbridge.emulator.webhooks.dispatcher")
 
@@ -82,6 +86,7 @@ class Dispatcher:
         transport: httpx.AsyncBaseTransport | None = None,
         resolver: Resolver | None = None,
         workers: int = DEFAULT_WORKERS,
+        per_receiver: int = DEFAULT_PER_RECEIVER,
     ) -> None:
         self.db = db
         self.settings = settings
@@ -91,6 +96,9 @@ class Dispatcher:
         self._transport = transport
         self.resolver: Resolver = resolver or system_resolver
         self._workers = max(1, workers)
+        self._per_receiver = max(1, min(per_receiver, self._workers))
+        self._receivers: dict[str, str] = {}  # call id in flight -> its receiver
+        self._blocked: set[str] = set()  # sites with due calls held back by the cap
         self._loop: asyncio.AbstractEventLoop | None = None
         self._event: asyncio.Event | None = None
         self._task: asyncio.Task[None] | None = None
@@ -123,6 +131,7 @@ class Dispatcher:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await t
         self._inflight.clear()
+        self._receivers.clear()
         if self._clients is not None:
             await self._clients.aclose()
             self._clients = None
@@ -158,9 +167,10 @@ class Dispatcher:
             self._event.clear()
             now = self.clock.now()
             free = self._workers - len(self._inflight)
-            for call_id in self._due(now, free) if free > 0 else []:
+            for call_id, receiver in self._due(now, free) if free > 0 else []:
                 task = asyncio.create_task(self._attempt(call_id), name=f"webhook-call-{call_id}")
                 self._inflight[call_id] = task
+                self._receivers[call_id] = receiver
             if self._workers - len(self._inflight) <= 0:
                 await self._event.wait()  # a worker finishing sets it
                 continue
@@ -172,13 +182,20 @@ class Dispatcher:
             else:
                 await asyncio.sleep(0)  # never spin without yielding to the loop
 
-    def _due(self, now: float, limit: int) -> list[str]:
+    def _due(self, now: float, limit: int) -> list[tuple[str, str]]:
+        """Due calls to start now: round-robin by site, within each receiver's cap."""
         with self.db.read() as conn:
-            return due_calls(conn, now, limit, self._inflight)
+            rows = due_candidates(conn, now, self._per_receiver, self._inflight)
+        sites = {call_id: site for call_id, site, _ in rows}
+        candidates = [(call_id, receiver_key(url, site)) for call_id, site, url in rows]
+        chosen = pick(candidates, self._receivers, free=limit, per_receiver=self._per_receiver)
+        taken = {call_id for call_id, _ in chosen}
+        self._blocked = {sites[c] for c, _ in candidates if c not in taken}
+        return chosen
 
     def _next_due(self) -> float | None:
         with self.db.read() as conn:
-            return next_due(conn, self._inflight)
+            return next_due(conn, self._inflight, self._blocked)
 
     async def _wait(self, seconds: float) -> None:
         # With a ManualClock the sleep moves time at once, even if a wake() wins the
@@ -197,13 +214,15 @@ class Dispatcher:
             await self._deliver(call_id)
         except asyncio.CancelledError:
             raise
-        except Exception:
-            # Never leave a due call behind to spin on: fail it, visibly.
-            log.exception("webhook call %s: internal error", call_id)
+        except Exception as exc:
+            # Never leave a due call behind to spin on: fail it, with the error on an
+            # attempt of its own so that the journal says what happened.
+            log.warning("webhook call %s: %s: %s", call_id, type(exc).__name__, exc)
             with self.db.transaction() as conn:
-                fail_call(conn, call_id, "internal_error")
+                record_error(conn, call_id, self.clock.now(), f"send_error:{type(exc).__name__}")
         finally:
             self._inflight.pop(call_id, None)
+            self._receivers.pop(call_id, None)
             if self._event is not None:
                 self._event.set()
 
@@ -232,6 +251,10 @@ class Dispatcher:
             return
         except OSError:
             self._record_unsent(call_id, number, config.url, "dns_error", counted=counted)
+            return
+        except ValueError as exc:  # UnicodeError from the IDNA codec of a stored URL, ...
+            refused = f"bad_url:{type(exc).__name__}"
+            self._record_unsent(call_id, number, config.url, refused, final=True)
             return
 
         assert self._clients is not None

@@ -19,11 +19,13 @@ from gcbridge.emulator.webhooks.attempt import AttemptResult
 __all__ = [
     "INTERRUPTED",
     "due_calls",
+    "due_candidates",
     "next_due",
     "attempts_made",
     "begin_attempt",
     "complete_attempt",
     "record_unsent",
+    "record_error",
     "finish_call",
     "fail_call",
     "mark_interrupted",
@@ -54,12 +56,44 @@ def due_calls(
     return [r["id"] for r in rows]
 
 
-def next_due(conn: sqlite3.Connection, exclude: Collection[str]) -> float | None:
-    """The earliest ``next_attempt_at`` of the pending calls not in ``exclude``."""
+def due_candidates(
+    conn: sqlite3.Connection, now: float, per_site: int, exclude: Collection[str]
+) -> list[tuple[str, str, str | None]]:
+    """``(call id, website_id, configured url)`` of due calls, round-robin by site.
+
+    At most ``per_site`` calls of each site, ordered by their rank within the
+    site first (every site's oldest due call, then every site's second, ...), so
+    one site's backlog never sits in front of another site's call.
+    """
     extra, ids = _exclusion(exclude)
+    rows = conn.execute(
+        "SELECT id, website_id, url FROM ("  # noqa: S608
+        " SELECT c.id, c.website_id, w.url, c.next_attempt_at, c.seq,"
+        "  ROW_NUMBER() OVER (PARTITION BY c.website_id ORDER BY c.next_attempt_at, c.seq) AS rank"
+        " FROM calls c LEFT JOIN webhook_configs w ON w.website_id = c.website_id"
+        " WHERE c.status = 'pending' AND c.next_attempt_at <= ?"
+        + extra.replace("id NOT IN", "c.id NOT IN")
+        + ") WHERE rank <= ? ORDER BY rank, next_attempt_at, seq",
+        (now, *ids, per_site),
+    ).fetchall()
+    return [(r["id"], r["website_id"], r["url"]) for r in rows]
+
+
+def next_due(
+    conn: sqlite3.Connection, exclude: Collection[str], sites: Collection[str] = ()
+) -> float | None:
+    """The earliest ``next_attempt_at`` of the pending calls not in ``exclude``.
+
+    Calls of the ``sites`` given are left out too (their receiver is at its cap:
+    a finishing attempt wakes the dispatcher for them).
+    """
+    extra, ids = _exclusion(exclude)
+    site_ids = list(sites)
+    if site_ids:
+        extra += f" AND website_id NOT IN ({','.join('?' * len(site_ids))})"
     row = conn.execute(
         "SELECT MIN(next_attempt_at) FROM calls WHERE status = 'pending'" + extra,  # noqa: S608
-        ids,
+        (*ids, *site_ids),
     ).fetchone()
     return None if row[0] is None else float(row[0])
 
@@ -113,6 +147,28 @@ def record_unsent(
         "request_headers) VALUES (?, ?, ?, 0, ?, '{}')",
         (call_id, number, now, error),
     )
+
+
+def record_error(conn: sqlite3.Connection, call_id: str, now: float, error: str) -> None:
+    """An attempt that broke on our side: its row (in flight or new) gets ``error``; the call fails.
+
+    The error is on an attempt, so the journal shows what happened; the call is
+    failed (no retry: the same input would break the same way), a replay retries it.
+    """
+    row = conn.execute(
+        "SELECT id FROM attempts WHERE call_id = ? AND duration_ms IS NULL AND error IS NULL",
+        (call_id,),
+    ).fetchone()
+    if row is not None:
+        conn.execute(
+            "UPDATE attempts SET duration_ms = 0, error = ? WHERE id = ?", (error, row["id"])
+        )
+    else:
+        number = conn.execute(
+            "SELECT COUNT(*) FROM attempts WHERE call_id = ?", (call_id,)
+        ).fetchone()[0]
+        record_unsent(conn, call_id, int(number), now, error)
+    fail_call(conn, call_id, error)
 
 
 def finish_call(

@@ -19,7 +19,6 @@ after authentication, since a site-key signature covers the raw bytes.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -27,6 +26,7 @@ from starlette.concurrency import run_in_threadpool
 
 from gcbridge.emulator.auth.siteauth import authenticated_site, require_site
 from gcbridge.emulator.errors import ApiError, ReceiverRefused
+from gcbridge.emulator.inputs import parse_int, parse_json_object
 from gcbridge.emulator.openapi import site_auth_responses
 from gcbridge.emulator.state import state_of
 from gcbridge.emulator.webhooks.journal import (
@@ -44,12 +44,13 @@ from gcbridge.emulator.webhooks.journal import (
 from gcbridge.emulator.webhooks.openapi import CALLS_EXTRA, SETUP_EXTRA, VERIFY_EXTRA
 from gcbridge.emulator.webhooks.ssrf import check_receiver_url
 
-__all__ = ["router", "DEFAULT_LIMIT", "MAX_LIMIT"]
+__all__ = ["router", "DEFAULT_LIMIT", "MAX_LIMIT", "MAX_CURSOR"]
 
 router = APIRouter(tags=["webhooks"])
 
 DEFAULT_LIMIT = 50
 MAX_LIMIT = 200
+MAX_CURSOR = 2**62  # a calls.seq; larger is no cursor of ours (and overflows SQLite)
 _MAX_BODY = 16_384
 
 
@@ -65,13 +66,7 @@ async def _json_body(request: Request) -> dict[str, Any]:
     raw = await request.body()
     if len(raw) > _MAX_BODY:
         raise _invalid("invalid_request", f"body larger than {_MAX_BODY} bytes")
-    try:
-        data = json.loads(raw or b"null")
-    except (ValueError, UnicodeDecodeError):
-        raise _invalid("invalid_request", "body: a JSON object expected") from None
-    if not isinstance(data, dict):
-        raise _invalid("invalid_request", 'body: a JSON object {"url", "events"} expected')
-    return data
+    return parse_json_object(raw, what='a JSON object {"url", "events"}')
 
 
 def _check_events(raw: Any) -> tuple[str, ...]:
@@ -163,9 +158,7 @@ async def disable(website_id: str, request: Request) -> dict[str, Any]:
 def _cursor(raw: str | None) -> int | None:
     if raw is None or raw == "":
         return None
-    if not (raw.isascii() and raw.isdigit()) or len(raw) > 18:
-        raise _invalid("invalid_request", "cursor: pass the next_cursor of the previous page")
-    return int(raw)
+    return parse_int("cursor", raw, low=0, high=MAX_CURSOR)
 
 
 @router.get(
@@ -179,12 +172,7 @@ async def calls(website_id: str, request: Request) -> dict[str, Any]:
     state = state_of(request)
     site = await require_site(request, website_id)
     q = request.query_params
-    limit_text = q.get("limit") or str(DEFAULT_LIMIT)
-    if (
-        not (limit_text.isascii() and limit_text.isdigit())
-        or not 1 <= int(limit_text[:6]) <= MAX_LIMIT
-    ):
-        raise _invalid("invalid_request", f"limit: an integer from 1 to {MAX_LIMIT}")
+    limit = parse_int("limit", q.get("limit"), low=1, high=MAX_LIMIT, default=DEFAULT_LIMIT)
     status = q.get("status") or None
     if status is not None and status not in CALL_STATUSES:
         raise _invalid("invalid_request", f"status: one of {', '.join(CALL_STATUSES)}")
@@ -196,7 +184,7 @@ async def calls(website_id: str, request: Request) -> dict[str, Any]:
         page, next_seq = list_calls(
             conn,
             site.website_id,
-            limit=int(limit_text),
+            limit=limit,
             status=status,
             event_type=event_type,
             before_seq=before,

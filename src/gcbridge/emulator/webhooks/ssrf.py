@@ -5,8 +5,10 @@ POSTs to. Without a check, that turns the service into a proxy into its own
 network (loopback admin ports, cloud metadata at 169.254.169.254, the private
 LAN). The defence, unless ``allow_private_receivers`` is set:
 
-1. The URL must be ``https``, carry no userinfo and be at most 2048 characters
-   (:func:`check_receiver_url`, also used by the setup route).
+1. The URL must be ``https``, carry no userinfo and be at most 2048 characters,
+   and parse with the sender's own parser into a host DNS can look up
+   (:func:`check_receiver_url`, also used by the setup route, so setup refuses
+   what the dispatcher could never send to).
 2. At send time the host is resolved and EVERY address must be public: a name
    with one public and one private address is refused, since the client could
    pick either (:func:`check_address`). IPv6 forms that embed an IPv4 address
@@ -84,11 +86,38 @@ def check_receiver_url(url: str, *, allow_private: bool) -> SplitResult:
         raise ReceiverRefused("url must not carry credentials (user:pass@)", reason="userinfo")
     if not parts.hostname or any(c.isspace() for c in url) or port == 0:
         raise ReceiverRefused("url needs a host (and no spaces)", reason="bad_url")
+    _check_sendable(url, parts.hostname)
     if not allow_private:
         literal = _ip_or_none(parts.hostname)
         if literal is not None:
             check_address(str(literal))
     return parts
+
+
+def _check_sendable(url: str, hostname: str) -> None:
+    """Refuse (``bad_url``) what the dispatcher's HTTP client or DNS lookup would choke on.
+
+    The same parser as the sender (``httpx.URL``: control characters, IDNA), then
+    the DNS rules ``getaddrinfo`` enforces: labels of 1-63 octets, 253 in all.
+    """
+    import httpx
+
+    try:
+        host = httpx.URL(url).raw_host.decode("ascii")
+    except (httpx.InvalidURL, UnicodeError, ValueError) as exc:
+        shown = str(exc).encode("ascii", "backslashreplace").decode("ascii")[:200]
+        raise ReceiverRefused(f"url is not valid: {shown}", reason="bad_url") from None
+    if _ip_or_none(hostname) is not None:
+        return
+    labels = host.removesuffix(".").split(".")
+    if len(host) > 253 or any(not 1 <= len(label) <= 63 for label in labels):
+        raise ReceiverRefused(
+            "url host: labels of 1-63 characters separated by single dots", reason="bad_url"
+        )
+    try:
+        host.encode("idna")
+    except UnicodeError:
+        raise ReceiverRefused("url host is not a valid DNS name", reason="bad_url") from None
 
 
 def _ip_or_none(text: str) -> IP | None:

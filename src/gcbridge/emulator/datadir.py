@@ -1,0 +1,44 @@
+"""The data directory's permissions: 0700 for the directory, 0600 for every file in it.
+
+The directory holds webhook secrets, password hashes, session keys and site
+credentials (``emulator.sqlite3`` and its ``-wal``/``-shm``, ``session.key``,
+``demo-site.json``). Whatever the umask, nobody but the owner may read them:
+:func:`secure_data_dir` creates the directory 0700 and tightens what is already
+there (a directory made by an older version), and :func:`create_private_file`
+makes a new file 0600 from its first byte. SQLite gives the ``-wal`` and ``-shm``
+files the mode of the database file, so a 0600 database keeps them 0600 too.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+__all__ = ["DIR_MODE", "FILE_MODE", "secure_data_dir", "create_private_file"]
+
+DIR_MODE = 0o700
+FILE_MODE = 0o600
+
+
+def secure_data_dir(path: Path) -> Path:
+    """Create ``path`` (0700) if needed; make it 0700 and each file directly in it 0600."""
+    path.mkdir(mode=DIR_MODE, parents=True, exist_ok=True)
+    os.chmod(path, DIR_MODE)
+    for entry in os.scandir(path):
+        if (
+            entry.is_file(follow_symlinks=False)
+            and stat.S_IMODE(entry.stat(follow_symlinks=False).st_mode) != FILE_MODE
+        ):
+            os.chmod(entry.path, FILE_MODE)
+    return path
+
+
+def create_private_file(path: Path) -> None:
+    """Create ``path`` empty with mode 0600 if it does not exist (never widens an existing one)."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, FILE_MODE)
+    except FileExistsError:
+        os.chmod(path, FILE_MODE)
+        return
+    os.close(fd)
