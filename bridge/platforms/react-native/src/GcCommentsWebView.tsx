@@ -87,7 +87,7 @@ export const GcCommentsWebView = forwardRef<GcCommentsWebViewHandle, GcCommentsW
     );
 
     const perform = useCallback(
-      (effects: SsoEffect[]): void => {
+      (effects: SsoEffect[], cause?: unknown): void => {
         const c = coordinator.current;
         const app = callbacks.current;
         if (c === null) {
@@ -99,7 +99,7 @@ export const GcCommentsWebView = forwardRef<GcCommentsWebViewHandle, GcCommentsW
               const fetchNow = app.fetchSsoData ?? (() => Promise.resolve(null));
               fetchNow()
                 .then((ssoData) => perform(c.fetchResult(effect.fetch, ssoData)))
-                .catch((error: unknown) => perform(c.fetchResult(effect.fetch, null, String(error))));
+                .catch((error: unknown) => perform(c.fetchResult(effect.fetch, null, String(error)), error));
               break;
             }
             case 'login':
@@ -117,11 +117,11 @@ export const GcCommentsWebView = forwardRef<GcCommentsWebViewHandle, GcCommentsW
               const ask = app.resolveConflict ?? (() => Promise.resolve(null));
               ask(effect.username)
                 .then((ssoData) => perform(c.conflictResult(effect.conflict, ssoData)))
-                .catch((error: unknown) => perform(c.conflictResult(effect.conflict, null, String(error))));
+                .catch((error: unknown) => perform(c.conflictResult(effect.conflict, null, String(error)), error));
               break;
             }
             case 'error':
-              app.onError?.(new Error(`${effect.reason}: ${effect.error}`));
+              app.onError?.(cause ?? new Error(`${effect.reason}: ${effect.error}`));
               break;
             case 'notify':
               app.onWidgetEvent?.(effect.event as GcWidgetEvent);
