@@ -120,7 +120,10 @@ def check_typescript(coordinator: Path = RN_KIT / "src" / "coordinator.ts") -> O
             shutil.copy2(RN_KIT / name, work / name)
         built = subprocess.run(
             [node, str(tsc), "-p", "tsconfig.coordinator.json", "--pretty", "false"],
-            cwd=work, capture_output=True, text=True, timeout=300,
+            cwd=work,
+            capture_output=True,
+            text=True,
+            timeout=300,
         )
         if built.returncode != 0:
             return Outcome("typescript", 0, _total(), "tsc failed:\n" + built.stdout + built.stderr)
@@ -132,7 +135,10 @@ def check_typescript(coordinator: Path = RN_KIT / "src" / "coordinator.ts") -> O
         test_file = RN_KIT / "test" / "coordinator.table.test.cjs"
         run = subprocess.run(
             [node, "--test", "--test-reporter=tap", str(test_file)],
-            capture_output=True, text=True, timeout=300, env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+            env=env,
         )
     out = run.stdout + run.stderr
     passed = re.search(r"^# pass (\d+)", out, re.M)
@@ -167,7 +173,9 @@ def check_kotlin(coordinator: Path = KOTLIN_SOURCES["coordinator"]) -> Outcome:
                 copies.append(str(copy))
             built = subprocess.run(
                 [kotlinc, *copies, "-include-runtime", "-d", str(Path(tmp) / "table.jar")],
-                capture_output=True, text=True, timeout=600,
+                capture_output=True,
+                text=True,
+                timeout=600,
             )
             if built.returncode != 0:
                 errors = [line for line in built.stderr.splitlines() if "error:" in line]
@@ -175,7 +183,9 @@ def check_kotlin(coordinator: Path = KOTLIN_SOURCES["coordinator"]) -> Outcome:
             shutil.move(str(Path(tmp) / "table.jar"), jar)
     run = subprocess.run(
         [java, "-cp", str(jar), "dev.gcbridge.comments.GcSsoCoordinatorTableKt", str(TABLE)],
-        capture_output=True, text=True, timeout=300,
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     found = re.search(r"^kotlin: (\d+)/(\d+) cases passed", run.stdout, re.M)
     detail = "\n".join(line for line in run.stdout.splitlines() if not line.startswith("kotlin:"))

@@ -77,7 +77,8 @@ def run_case(cls: Any, table: dict[str, Any], case: dict[str, Any]) -> str | Non
         except Exception as exc:  # noqa: BLE001 - a crash is a failed case, reported
             return f"step {index}: raised {type(exc).__name__}: {exc}"
         if got != step["out"]:
-            return f"step {index} {json.dumps(step['in'])[:120]}\n  expected {step['out']}\n  got      {got}"
+            where = f"step {index} {json.dumps(step['in'])[:120]}"
+            return f"{where}\n  expected {step['out']}\n  got      {got}"
     return None
 
 
