@@ -101,7 +101,7 @@ def rn_workspace() -> Path:
             shutil.copy2(RN_KIT / name, work / name)
         npm = shutil.which("npm") or "npm"
         command = [npm, "ci", "--ignore-scripts", "--no-audit", "--no-fund", "--prefer-offline"]
-        print(f"==> {' '.join(command[1:])} (the React Native kit's tsc, once)", flush=True)
+        print(f"==> npm {' '.join(command[1:])} in {work} (the kit's tsc, once)", flush=True)
         subprocess.run(command, cwd=work, check=True, capture_output=True, timeout=900)
         stamp.write_text("ok\n")
     return work
@@ -111,7 +111,12 @@ def check_typescript(coordinator: Path = RN_KIT / "src" / "coordinator.ts") -> O
     node = shutil.which("node")
     if node is None or shutil.which("npm") is None:
         return _missing("typescript", "node")
-    tsc = rn_workspace() / "node_modules" / "typescript" / "bin" / "tsc"
+    try:
+        tsc = rn_workspace() / "node_modules" / "typescript" / "bin" / "tsc"
+    except (subprocess.CalledProcessError, subprocess.TimeoutExpired) as exc:
+        stderr = exc.stderr.decode(errors="replace") if isinstance(exc.stderr, bytes) else ""
+        text = f"typescript: npm ci failed (the npm registry must be reachable): {stderr[-800:]}"
+        return Outcome("typescript", 0, _total(), text)
     with tempfile.TemporaryDirectory(prefix="gc-ts-") as tmp:
         work = Path(tmp)
         (work / "src").mkdir()
