@@ -30,7 +30,7 @@ venv: $(STAMP)
 demo: setup
 	$(VENV)/bin/gcbridge demo
 
-test: setup lint
+test: setup lint kits-check
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 lint: venv
@@ -46,9 +46,11 @@ bench: setup
 conformance: setup
 	$(PY) -m pytest --pyargs gcbridge_harness.scenarios $(if $(BRIDGE),--gc-bridge $(BRIDGE),) -q
 
-kits-check: venv
+# the kits' copies of bridge.js, then bridge/protocol/app-protocol.json run against the
+# Python, TypeScript (the kit's tsc + node --test) and Kotlin (kotlinc + JVM) coordinators
+kits-check: setup
 	$(PY) bridge/platforms/sync_kits.py --check
-	$(PY) -m pytest tests/bridge -q -k kit
+	$(PY) bridge/protocol/kits_check.py
 
 clean:
 	rm -rf $(VENV) .gcbridge build dist

@@ -35,6 +35,9 @@ DEBIAN = {
     "libcairo2-dev": "/usr/lib/x86_64-linux-gnu/pkgconfig/cairo.pc",
     "pkg-config": "/usr/bin/pkg-config",
     "gcc": "/usr/bin/gcc",
+    # the React Native kit's tsc and coordinator run on Node (make kits-check)
+    "nodejs": "/usr/bin/node",
+    "npm": "/usr/bin/npm",
     # the Android kit's coordinator runs on the JVM (make kits-check)
     "kotlin": "/usr/bin/kotlinc",
     "openjdk-17-jdk-headless": "/usr/lib/jvm/java-17-openjdk-amd64/bin/javac",

@@ -1,9 +1,13 @@
-"""The app's decisions (spec 6.2): when to fetch ssoData and inject it, how to answer a conflict.
+"""The app's decisions (spec 6.2), taken by the protocol coordinator and performed here.
 
 :class:`AppDecisions` is mixed into :class:`~gcbridge_harness.native_app.NativeApp`;
-it reacts to what the bridge forwards (``_on_native``) and to the app's own login
-state (``app_login``/``app_logout``), and asks the browser driver only to evaluate
-a call in the page (``_evaluate_call``).
+it hands what the bridge forwards (``_on_native``), page finished and the app's own
+login state (``app_login``/``app_logout``) to a
+:class:`~gcbridge_harness.coordinator.SsoCoordinator`, which decides (when to fetch,
+inject, sign out, ask the conflict UI, discard a stale answer), and performs the
+effects it returns: fetch ssoData from the customer backend, ask ``on_conflict``,
+and ask the browser driver to evaluate a call in the page (``_evaluate_call``).
+The same coordinator is held to ``bridge/protocol/app-protocol.json``, like the kits'.
 """
 
 from __future__ import annotations
@@ -13,13 +17,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from gcbridge_harness.backend import AppUser
+from gcbridge_harness.coordinator import MAX_CONFLICT_ROUNDS, Effect, SsoCoordinator
 
 __all__ = ["AppDecisions", "DEFAULT_TRIGGERS", "Injection", "LoginResponse", "MAX_CONFLICT_ROUNDS"]
 
 DEFAULT_TRIGGERS = frozenset({"gc-ready", "gc-loaded", "gc-sso-auth", "page-finished"})
 """What makes the app fetch and inject ssoData (spec 6.2; page-finished is the Android habit)."""
 
-MAX_CONFLICT_ROUNDS = 3
+DROPPED = frozenset({"foreign", "oversized", "too-deep", "malformed", "unnamed"})
 
 
 @dataclass(frozen=True)
@@ -47,20 +52,49 @@ class AppDecisions:
     timeline: Any
     triggers: frozenset[str]
 
+    # ---- the coordinator -------------------------------------------------------------
+
+    def _coordinator(self) -> SsoCoordinator:
+        """This launch's coordinator (made on first use; a relaunch is a new NativeApp)."""
+        existing: SsoCoordinator | None = self.__dict__.get("_sso_coordinator")
+        if existing is None:
+            # Only the page-finished platform (Android) has a page-finished moment to act on.
+            triggers = set(self.triggers)
+            if self.injection_point != "page-finished":
+                triggers.discard("page-finished")
+            user = self.user.id if self.user is not None else None
+            # The harness app injects even without api_public_key (spec 5.1: silently ignored).
+            existing = SsoCoordinator(user=user, sso=True, triggers=frozenset(triggers))
+            self.__dict__["_sso_coordinator"] = existing
+        return existing
+
+    def _page_finished_once(self) -> None:
+        """Tell the coordinator the page has finished loading (once per launch).
+
+        ``launch()`` reports page finished itself only where it is a trigger; otherwise the
+        app's own code (and, on the page-finished platform, every forwarded message) runs
+        after ``page.goto`` returned, so the page is there.
+        """
+        if self.__dict__.get("_page_finished_seen") or self.page is None:
+            return
+        self.__dict__["_page_finished_seen"] = True
+        self._perform(self._coordinator().page_finished())
+
     # ---- the app's own login state (spec 6.2: re-inject when it changes) -----------
 
     def app_login(self, user: AppUser) -> None:
         """The app's user signs in (or another one does): inject fresh ssoData."""
         self.user = user
         self.timeline.add("app login", user.username)
-        self._inject_login("app-login")
+        self._page_finished_once()
+        self._perform(self._coordinator().app_login(user.id))
 
     def app_logout(self) -> None:
         """The app's user signs out: ``window.gcSsoLogout()``."""
         self.user = None
         self.timeline.add("app logout")
-        self.timeline.add("inject gcSsoLogout")
-        self._evaluate_call("window.gcSsoLogout()")
+        self._page_finished_once()
+        self._perform(self._coordinator().app_logout())
 
     # ---- reactions -----------------------------------------------------------------
 
@@ -68,6 +102,7 @@ class AppDecisions:
         frame = source.get("frame")
         if self.page is not None and frame is not None and frame is not self.page.main_frame:
             self._violation(f"native object called from a subframe: {text[:80]!r}")
+            self._perform(self._coordinator().message(text, from_widget=False))
             return
         if kind != "string":
             self._violation(f"{platform} transport got a {kind}, not a string: {text[:80]!r}")
@@ -75,60 +110,97 @@ class AppDecisions:
                 return  # the app's `body as? String` is nil
         self.received.append(text)
         self.timeline.add("native received", text[:200])
-        try:
-            message = json.loads(text)
-        except ValueError:
-            self.timeline.add("native dropped", "not JSON")
-            return
-        if not isinstance(message, dict) or not isinstance(message.get("name"), str):
-            self.timeline.add("native dropped", "no name")
-            return
-        self.messages.append(message)
-        name = message["name"]
-        try:
-            if name == "gc-sso-conflict":
-                self._resolve_conflict(message.get("username"))
-            elif name in self.triggers:
-                self._inject_login(name)
-        except Exception as exc:  # noqa: BLE001 - reported by check(), never thrown into the page
-            self.app_errors.append(f"{name}: {type(exc).__name__}: {exc}")
-            self.timeline.add("app error", self.app_errors[-1])
+        if self.injection_point == "page-finished":
+            self._page_finished_once()
+        effects = self._coordinator().message(text)
+        for effect in effects:
+            if effect["do"] == "notify":
+                # What arrived is recorded before the app acts, as the scenarios read it.
+                self.messages.append(effect["event"])
+                if effect["name"] == "gc-sso-conflict":
+                    username = effect["event"].get("username")
+                    self.conflicts.append(username if isinstance(username, str) else None)
+                    self.timeline.add("conflict", repr(username))
+        self._perform(effects)
+
+    def _inject_login(self, trigger: str) -> None:
+        """``launch()`` reports page finished where it is one of the app's triggers."""
+        if trigger == "page-finished":
+            self._page_finished_once()
 
     def _violation(self, what: str) -> None:
         self.violations.append(what)
         self.timeline.add("transport violation", what)
 
-    def _inject_login(self, trigger: str) -> None:
-        if self.user is None:
-            self.timeline.add("no login", f"{trigger}: nobody signed in to the app")
+    # ---- effects ---------------------------------------------------------------------
+
+    def _perform(self, effects: list[Effect]) -> None:
+        """Do what the coordinator decided, in order."""
+        for effect in effects:
+            kind = effect["do"]
+            if kind == "fetch":
+                self._fetch(effect["fetch"], effect["trigger"])
+            elif kind == "login":
+                self._login(effect["ssoData"], effect["trigger"])
+            elif kind == "logout":
+                self.timeline.add("inject gcSsoLogout")
+                self._evaluate_call("window.gcSsoLogout()")
+            elif kind == "ask-conflict":
+                self._ask_conflict(effect["conflict"], effect["username"])
+            elif kind == "error":
+                self.app_errors.append(f"{effect['reason']}: {effect['error']}")
+                self.timeline.add("app error", self.app_errors[-1])
+            elif kind == "ignore":
+                self._ignored(effect["reason"])
+            elif kind == "discard":
+                self.timeline.add("discarded", effect["reason"])
+
+    def _ignored(self, reason: str) -> None:
+        if reason in DROPPED:
+            self.timeline.add("native dropped", reason)
+        elif reason == "signed-out":
+            self.timeline.add("no login", "nobody signed in to the app")
+        else:
+            self.timeline.add("no action", reason)
+
+    def _fetch(self, fetch: int, trigger: str) -> None:
+        coordinator = self._coordinator()
+        try:
+            sso_data = self.sso_provider(self.user)
+        except Exception as exc:  # noqa: BLE001 - the coordinator reports it, never thrown into the page
+            error = f"{trigger}: {type(exc).__name__}: {exc}"
+            self._perform(coordinator.fetch_result(fetch, error=error))
             return
-        sso_data = self.sso_provider(self.user)
         self.leaks.remember(sso_data)
-        self.timeline.add("inject gcSsoLogin", f"after {trigger}, as {self.user.username}")
+        self._perform(coordinator.fetch_result(fetch, sso_data))
+
+    def _login(self, sso_data: str, trigger: str) -> None:
+        username = self.user.username if self.user is not None else "?"
+        self.timeline.add("inject gcSsoLogin", f"after {trigger}, as {username}")
         # What a native app evaluates: the ssoData as a JSON string literal.
         error = self._evaluate_call(f"window.gcSsoLogin({json.dumps(sso_data)})")
         self.injected.append(Injection(trigger, sso_data, error))
 
-    def _resolve_conflict(self, username: Any) -> None:
-        self.conflicts.append(username if isinstance(username, str) else None)
-        self.timeline.add("conflict", repr(username))
-        if self.on_conflict is None or self.user is None or not isinstance(username, str):
-            return
-        if username.casefold() != self.user.username.casefold():
-            # An answer to ssoData injected before the correction: already resolved.
-            self.timeline.add("conflict stale", f"the app's user is now {self.user.username}")
-            return
-        if len(self.conflicts) > MAX_CONFLICT_ROUNDS:
-            self.timeline.add("conflict unresolved", "too many rounds")
-            return
-        corrected = self.on_conflict(username)
+    def _ask_conflict(self, conflict: int, username: str) -> None:
+        """The resolution UI (``on_conflict``), then ssoData issued with the corrected name."""
+        coordinator = self._coordinator()
+        corrected = self.on_conflict(username) if self.on_conflict is not None else None
         if not corrected:
+            self._perform(coordinator.conflict_result(conflict, None))
             return
-        self.user = self.backend.rename(self.user, corrected)
-        self.timeline.add("username corrected", corrected)
-        self._inject_login("gc-sso-conflict")
+        try:
+            self.user = self.backend.rename(self.user, corrected)
+            self.timeline.add("username corrected", corrected)
+            sso_data = self.sso_provider(self.user)
+        except Exception as exc:  # noqa: BLE001 - reported by check(), never thrown into the page
+            error = f"gc-sso-conflict: {type(exc).__name__}: {exc}"
+            self._perform(coordinator.conflict_result(conflict, error=error))
+            return
+        self.leaks.remember(sso_data)
+        self._perform(coordinator.conflict_result(conflict, sso_data))
 
     def _early_login_script(self) -> str:
+        """``inject_early``: a deliberately premature injection, no decision of the coordinator."""
         if self.user is None:
             return ""
         sso_data = self.sso_provider(self.user)

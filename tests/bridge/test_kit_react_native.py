@@ -103,7 +103,10 @@ def test_kit_uses_the_documented_webview_props():
         "domStorageEnabled",
         "javaScriptEnabled",
         "injectJavaScript(",
-        "originOf(url) !== widgetOrigin",
+        "originOf(url) === widgetOrigin",
+        # every decision goes through the pure coordinator
+        "coordinator.current?.message(data, fromWidget)",
+        "onLoadStart={onLoadStart}",
     ):
         assert needle in source, needle
 

@@ -13,7 +13,7 @@ public final class GcCommentsViewController: UIViewController, WKScriptMessageHa
     /// Name of the script message handler; bridge.js looks for exactly this one.
     public static let handlerName = "gcBridge"
     /// bridge.js forwards at most 64 KiB; anything larger is not from it.
-    static let maxMessageLength = 65_536
+    static let maxMessageLength = GcSsoCoordinator.maxMessageLength
 
     /// Every widget event after the controller acted on it: (name, the whole JSON object).
     public var onWidgetEvent: ((String, [String: Any]) -> Void)?
@@ -22,19 +22,20 @@ public final class GcCommentsViewController: UIViewController, WKScriptMessageHa
 
     private let widgetURL: URL
     private let widgetOrigin: Origin
-    private let usesSso: Bool
     private let ssoProvider: GcSsoDataProvider?
     private let bridgeSource: String
     private var webView: WKWebView!
-    /// Bumped on every login-state change so that a slow fetch for a previous user is discarded.
-    private var generation = 0
+    /// Every decision (when to fetch, inject, sign out, ask, discard) is the coordinator's;
+    /// this controller only performs the effects it returns.
+    private let coordinator: GcSsoCoordinator
     private var fetchTask: Task<Void, Never>?
 
     /// - Parameters:
     ///   - gcURL: `gc_url` from thread-load (`GET {base_url}/api/pub/thread-load/`).
     ///   - apiPublicKey: the site's SSO public key; nil for the service's own accounts.
     ///   - ssoProvider: fetches fresh ssoData from the app's backend.
-    public init(gcURL: URL, apiPublicKey: String?, ssoProvider: GcSsoDataProvider?) throws {
+    ///   - appUser: identity of the app's signed-in user (any string), nil when signed out.
+    public init(gcURL: URL, apiPublicKey: String?, ssoProvider: GcSsoDataProvider?, appUser: String? = nil) throws {
         guard let origin = Origin(url: gcURL) else {
             throw URLError(.badURL)
         }
@@ -49,8 +50,8 @@ public final class GcCommentsViewController: UIViewController, WKScriptMessageHa
         }
         widgetURL = url
         widgetOrigin = origin
-        usesSso = apiPublicKey?.isEmpty == false
         self.ssoProvider = ssoProvider
+        coordinator = GcSsoCoordinator(user: appUser, sso: apiPublicKey?.isEmpty == false && ssoProvider != nil)
         bridgeSource = try GcBridgeScript.load()
         super.init(nibName: nil, bundle: nil)
     }
@@ -92,60 +93,81 @@ public final class GcCommentsViewController: UIViewController, WKScriptMessageHa
 
     // MARK: - App login state
 
-    /// Call when the app's own user signs in, switches or signs out.
-    public func appLoginStateChanged(signedIn: Bool) {
-        generation += 1
-        fetchTask?.cancel()
-        fetchTask = nil
-        if signedIn {
-            refreshSso()
+    /// Call when the app's own user signs in, switches or signs out (`user`: any identity, nil when signed out).
+    public func appLoginStateChanged(user: String?) {
+        if let user {
+            perform(coordinator.appLogin(user))
         } else {
-            evaluateOnWidget("window.gcSsoLogout && window.gcSsoLogout()")
+            perform(coordinator.appLogout())
         }
     }
 
-    /// Fetch fresh ssoData and inject it; one fetch at a time serves gc-ready and gc-loaded.
+    /// Fetch fresh ssoData for the current app user and inject it (after the app's own re-login).
     public func refreshSso() {
-        guard usesSso, let provider = ssoProvider, fetchTask == nil else {
+        if let user = coordinator.user {
+            perform(coordinator.appLogin(user))
+        }
+    }
+
+    // MARK: - Effects
+
+    /// Performs what the coordinator decided; `cause` is the failure behind an `.error` effect.
+    private func perform(_ effects: [GcSsoEffect], cause: Error? = nil) {
+        for effect in effects {
+            switch effect {
+            case let .fetch(id, _, _):
+                fetch(id)
+            case let .login(ssoData, _):
+                if let literal = Self.javaScriptString(ssoData) {
+                    evaluateOnWidget("window.gcSsoLogin && window.gcSsoLogin(\(literal))")
+                }
+            case .logout:
+                evaluateOnWidget("window.gcSsoLogout && window.gcSsoLogout()")
+            case let .askConflict(id, username):
+                askConflict(id, username: username)
+            case let .error(reason, error):
+                onError?(cause ?? GcSsoError(reason: reason, message: error))
+            case let .notify(name, event):
+                onWidgetEvent?(name, event)
+            case .ignore, .discard:
+                break
+            }
+        }
+    }
+
+    private func fetch(_ id: Int) {
+        guard let provider = ssoProvider else {
             return
         }
-        let mine = generation
+        fetchTask?.cancel() // the coordinator discards its answer anyway: a newer fetch supersedes it
         fetchTask = Task { [weak self] in
             do {
                 let ssoData = try await provider.fetchSsoData()
-                self?.inject(ssoData, generation: mine)
+                guard let self else { return }
+                self.perform(self.coordinator.fetchResult(id, ssoData: ssoData))
             } catch is CancellationError {
-                // superseded by a login-state change
+                // superseded; the coordinator already treats it as stale
             } catch {
-                self?.onError?(error)
-            }
-            // A login-state change may have started a newer fetch: leave that one alone.
-            if self?.generation == mine {
-                self?.fetchTask = nil
+                guard let self else { return }
+                self.perform(self.coordinator.fetchResult(id, ssoData: nil, error: "\(error)"), cause: error)
             }
         }
     }
 
-    private func resolveConflict(username: String) {
-        guard usesSso, let provider = ssoProvider else {
+    private func askConflict(_ id: Int, username: String) {
+        guard let provider = ssoProvider else {
             return
         }
-        let mine = generation
         Task { [weak self] in
             do {
                 let ssoData = try await provider.resolveConflict(username: username)
-                self?.inject(ssoData, generation: mine)
+                guard let self else { return }
+                self.perform(self.coordinator.conflictResult(id, ssoData: ssoData))
             } catch {
-                self?.onError?(error)
+                guard let self else { return }
+                self.perform(self.coordinator.conflictResult(id, ssoData: nil, error: "\(error)"), cause: error)
             }
         }
-    }
-
-    private func inject(_ ssoData: String?, generation mine: Int) {
-        guard let ssoData, mine == generation, let literal = Self.javaScriptString(ssoData) else {
-            return
-        }
-        evaluateOnWidget("window.gcSsoLogin && window.gcSsoLogin(\(literal))")
     }
 
     /// Evaluates `script` only while the main frame shows the widget's origin, so that
@@ -175,30 +197,30 @@ public final class GcCommentsViewController: UIViewController, WKScriptMessageHa
         _ userContentController: WKUserContentController,
         didReceive message: WKScriptMessage
     ) {
-        // Only the widget's own main frame speaks for the widget.
-        guard message.name == Self.handlerName,
-              message.frameInfo.isMainFrame,
-              Origin(securityOrigin: message.frameInfo.securityOrigin) == widgetOrigin,
-              let text = message.body as? String,
-              text.utf16.count <= Self.maxMessageLength,
-              let data = text.data(using: .utf8),
-              let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
-              let name = object["name"] as? String
-        else {
+        // Only the widget's own main frame speaks for the widget; the coordinator decides the rest
+        // (size, JSON, name, what to do).
+        guard message.name == Self.handlerName else {
             return
         }
-        switch name {
-        case "gc-ready", "gc-loaded", "gc-sso-auth":
-            refreshSso()
-        case "gc-sso-conflict":
-            resolveConflict(username: object["username"] as? String ?? "")
-        default:
-            break
-        }
-        onWidgetEvent?(name, object)
+        let fromWidget = message.frameInfo.isMainFrame
+            && Origin(securityOrigin: message.frameInfo.securityOrigin) == widgetOrigin
+        // A non-string body is what `body as? String` cannot read: malformed for the coordinator.
+        perform(coordinator.message(message.body as? String ?? "", fromWidget: fromWidget))
     }
 
     // MARK: - Navigation
+
+    /// A page starts loading (launch, reload, navigation): wait for the widget to be ready again.
+    public func webView(_ webView: WKWebView, didStartProvisionalNavigation navigation: WKNavigation!) {
+        perform(coordinator.relaunch())
+    }
+
+    /// The main frame finished loading: the widget's page is there (no trigger on iOS by default).
+    public func webView(_ webView: WKWebView, didFinish navigation: WKNavigation!) {
+        if let url = webView.url, Origin(url: url) == widgetOrigin {
+            perform(coordinator.pageFinished())
+        }
+    }
 
     /// Links in comments leave the widget: they open in the system browser.
     public func webView(
@@ -215,6 +237,12 @@ public final class GcCommentsViewController: UIViewController, WKScriptMessageHa
         _ = await UIApplication.shared.open(url)
         return .cancel
     }
+}
+
+/// A failure reported by the coordinator without an underlying Swift error.
+public struct GcSsoError: Error, Equatable {
+    public let reason: String
+    public let message: String
 }
 
 /// scheme, host and port of a URL or a WKSecurityOrigin, default ports normalised to 0.

@@ -6,23 +6,21 @@
  * (and again through `injectedJavaScript`, a no-op when already installed);
  * `gcSsoLogin(ssoData)` / `gcSsoLogout()` through `injectJavaScript`.
  * Web -> App (messages): bridge.js calls `window.ReactNativeWebView.postMessage`;
- * `onMessage` checks the sender's origin, parses the JSON and acts on `name`.
+ * `onMessage` checks the sender's origin and hands the string to the SsoCoordinator
+ * (coordinator.ts), which decides; this component performs the effects it returns.
  */
 import { forwardRef, useCallback, useEffect, useImperativeHandle, useMemo, useRef } from 'react';
 import { Linking } from 'react-native';
 import type { StyleProp, ViewStyle } from 'react-native';
 import { WebView } from 'react-native-webview';
 import type { WebViewMessageEvent, WebViewNavigation } from 'react-native-webview';
+import type { WebViewNavigationEvent } from 'react-native-webview/lib/WebViewTypes';
 import type { ShouldStartLoadRequest } from 'react-native-webview/lib/WebViewTypes';
 
 import { BRIDGE_SOURCE } from './bridgeSource';
-import {
-  originOf,
-  parseBridgeMessage,
-  ssoLoginScript,
-  ssoLogoutScript,
-  withApiPublicKey,
-} from './protocol';
+import { SsoCoordinator } from './coordinator';
+import type { SsoEffect } from './coordinator';
+import { originOf, ssoLoginScript, ssoLogoutScript, withApiPublicKey } from './protocol';
 import type { GcWidgetEvent } from './protocol';
 
 export interface GcCommentsWebViewProps {
@@ -70,50 +68,83 @@ export const GcCommentsWebView = forwardRef<GcCommentsWebViewHandle, GcCommentsW
     const source = useMemo(() => ({ uri: withApiPublicKey(gcUrl, apiPublicKey) }), [gcUrl, apiPublicKey]);
     // URL of the page now in the WebView: ssoData is only ever injected into the widget's origin.
     const pageUrl = useRef<string | null>(null);
-    // Bumped on every login-state change so that a slow fetch for a previous user is discarded.
-    const generation = useRef(0);
-    const inFlight = useRef<Promise<void> | null>(null);
+    // Every decision (when to fetch, inject, sign out, ask, discard) is the coordinator's;
+    // this component only performs the effects it returns.
+    const coordinator = useRef<SsoCoordinator | null>(null);
+    if (coordinator.current === null) {
+      coordinator.current = new SsoCoordinator({
+        user: appUser ?? null,
+        sso: Boolean(apiPublicKey && fetchSsoData),
+      });
+    }
+    // The latest callbacks, for effects that complete after a re-render.
+    const callbacks = useRef({ fetchSsoData, resolveConflict, onWidgetEvent, onError });
+    callbacks.current = { fetchSsoData, resolveConflict, onWidgetEvent, onError };
 
     const onWidgetPage = useCallback(
       () => widgetOrigin !== null && originOf(pageUrl.current) === widgetOrigin,
       [widgetOrigin],
     );
 
-    const inject = useCallback(
-      (ssoData: string | null, forGeneration: number) => {
-        if (ssoData === null || forGeneration !== generation.current || !onWidgetPage()) {
+    const perform = useCallback(
+      (effects: SsoEffect[], cause?: unknown): void => {
+        const c = coordinator.current;
+        const app = callbacks.current;
+        if (c === null) {
           return;
         }
-        webView.current?.injectJavaScript(ssoLoginScript(ssoData));
+        for (const effect of effects) {
+          switch (effect.do) {
+            case 'fetch': {
+              const fetchNow = app.fetchSsoData ?? (() => Promise.resolve(null));
+              fetchNow()
+                .then((ssoData) => perform(c.fetchResult(effect.fetch, ssoData)))
+                .catch((error: unknown) => perform(c.fetchResult(effect.fetch, null, String(error)), error));
+              break;
+            }
+            case 'login':
+              // The platform check stays as a second line: the main frame must show the widget.
+              if (onWidgetPage()) {
+                webView.current?.injectJavaScript(ssoLoginScript(effect.ssoData));
+              }
+              break;
+            case 'logout':
+              if (onWidgetPage()) {
+                webView.current?.injectJavaScript(ssoLogoutScript());
+              }
+              break;
+            case 'ask-conflict': {
+              const ask = app.resolveConflict ?? (() => Promise.resolve(null));
+              ask(effect.username)
+                .then((ssoData) => perform(c.conflictResult(effect.conflict, ssoData)))
+                .catch((error: unknown) => perform(c.conflictResult(effect.conflict, null, String(error)), error));
+              break;
+            }
+            case 'error':
+              app.onError?.(cause ?? new Error(`${effect.reason}: ${effect.error}`));
+              break;
+            case 'notify':
+              app.onWidgetEvent?.(effect.event as GcWidgetEvent);
+              break;
+            default: // 'ignore', 'discard': nothing to do
+              break;
+          }
+        }
       },
       [onWidgetPage],
     );
 
     const refreshSso = useCallback((): Promise<void> => {
-      if (!fetchSsoData || !apiPublicKey) {
-        return Promise.resolve();
+      const user = coordinator.current?.user;
+      if (user) {
+        perform(coordinator.current?.appLogin(user) ?? []);
       }
-      // gc-ready and gc-loaded arrive close together: one fetch serves both.
-      if (inFlight.current) {
-        return inFlight.current;
-      }
-      const mine = generation.current;
-      const run = fetchSsoData()
-        .then((ssoData) => inject(ssoData, mine))
-        .catch((error: unknown) => onError?.(error))
-        .finally(() => {
-          inFlight.current = null;
-        });
-      inFlight.current = run;
-      return run;
-    }, [fetchSsoData, apiPublicKey, inject, onError]);
+      return Promise.resolve();
+    }, [perform]);
 
     const logout = useCallback(() => {
-      generation.current += 1;
-      if (onWidgetPage()) {
-        webView.current?.injectJavaScript(ssoLogoutScript());
-      }
-    }, [onWidgetPage]);
+      perform(coordinator.current?.appLogout() ?? []);
+    }, [perform]);
 
     useImperativeHandle(ref, () => ({ refreshSso, logout }), [refreshSso, logout]);
 
@@ -124,12 +155,9 @@ export const GcCommentsWebView = forwardRef<GcCommentsWebViewHandle, GcCommentsW
         firstUser.current = false;
         return;
       }
-      if (appUser) {
-        generation.current += 1;
-        inFlight.current = null;
-        void refreshSso();
-      } else {
-        logout();
+      const c = coordinator.current;
+      if (c !== null) {
+        perform(appUser ? c.appLogin(appUser) : c.appLogout());
       }
     }, [appUser]); // eslint-disable-line react-hooks/exhaustive-deps
 
@@ -137,36 +165,28 @@ export const GcCommentsWebView = forwardRef<GcCommentsWebViewHandle, GcCommentsW
       (event: WebViewMessageEvent) => {
         const { data, url } = event.nativeEvent;
         // Only the widget's own origin speaks for the widget.
-        if (widgetOrigin === null || originOf(url) !== widgetOrigin) {
-          return;
+        const fromWidget = widgetOrigin !== null && originOf(url) === widgetOrigin;
+        if (fromWidget) {
+          pageUrl.current = url;
         }
-        const widgetEvent = parseBridgeMessage(data);
-        if (!widgetEvent) {
-          return;
-        }
-        pageUrl.current = url;
-        switch (widgetEvent.name) {
-          case 'gc-ready':
-          case 'gc-loaded':
-          case 'gc-sso-auth':
-            void refreshSso();
-            break;
-          case 'gc-sso-conflict': {
-            const username = typeof widgetEvent.username === 'string' ? widgetEvent.username : '';
-            if (resolveConflict) {
-              const mine = generation.current;
-              resolveConflict(username)
-                .then((ssoData) => inject(ssoData, mine))
-                .catch((error: unknown) => onError?.(error));
-            }
-            break;
-          }
-          default:
-            break;
-        }
-        onWidgetEvent?.(widgetEvent);
+        perform(coordinator.current?.message(data, fromWidget) ?? []);
       },
-      [widgetOrigin, refreshSso, resolveConflict, inject, onError, onWidgetEvent],
+      [widgetOrigin, perform],
+    );
+
+    // A page starts loading (launch, reload): wait for the widget to say it is ready again.
+    const onLoadStart = useCallback(() => {
+      perform(coordinator.current?.relaunch() ?? []);
+    }, [perform]);
+
+    const onLoad = useCallback(
+      (event: WebViewNavigationEvent) => {
+        pageUrl.current = event.nativeEvent.url;
+        if (originOf(event.nativeEvent.url) === widgetOrigin) {
+          perform(coordinator.current?.pageFinished() ?? []);
+        }
+      },
+      [widgetOrigin, perform],
     );
 
     const onNavigationStateChange = useCallback((navigation: WebViewNavigation) => {
@@ -201,6 +221,8 @@ export const GcCommentsWebView = forwardRef<GcCommentsWebViewHandle, GcCommentsW
         injectedJavaScript={BRIDGE_SCRIPT}
         injectedJavaScriptForMainFrameOnly
         onMessage={onMessage}
+        onLoadStart={onLoadStart}
+        onLoad={onLoad}
         onNavigationStateChange={onNavigationStateChange}
         onShouldStartLoadWithRequest={onShouldStartLoadWithRequest}
         setSupportMultipleWindows={false}

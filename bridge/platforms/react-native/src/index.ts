@@ -10,3 +10,5 @@ export {
 } from './protocol';
 export type { GcOtherEvent, GcWidgetEvent } from './protocol';
 export { BRIDGE_SHA256, BRIDGE_SOURCE, BRIDGE_VERSION } from './bridgeSource';
+export { APP_PROTOCOL, DEFAULT_TRIGGERS, SsoCoordinator } from './coordinator';
+export type { SsoCoordinatorOptions, SsoEffect } from './coordinator';

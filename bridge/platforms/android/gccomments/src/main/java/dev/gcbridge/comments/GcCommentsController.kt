@@ -3,6 +3,7 @@ package dev.gcbridge.comments
 import android.annotation.SuppressLint
 import android.content.ActivityNotFoundException
 import android.content.Intent
+import android.graphics.Bitmap
 import android.net.Uri
 import android.os.Handler
 import android.os.Looper
@@ -16,7 +17,6 @@ import kotlinx.coroutines.CancellationException
 import kotlinx.coroutines.CoroutineScope
 import kotlinx.coroutines.Job
 import kotlinx.coroutines.launch
-import org.json.JSONException
 import org.json.JSONObject
 
 /**
@@ -44,6 +44,8 @@ class GcCommentsController(
     private val onWidgetEvent: (String, JSONObject) -> Unit = { _, _ -> },
     /** Failures of the ssoData provider (the widget stays signed out). */
     private val onError: (Throwable) -> Unit = {},
+    /** Identity of the app's signed-in user at start (any string), null when signed out. */
+    appUser: String? = null,
 ) {
     private val widgetUrl: String = withApiPublicKey(gcUrl, apiPublicKey)
     private val widgetOrigin: String = requireNotNull(originOf(gcUrl)) { "gc_url must be http(s)" }
@@ -51,8 +53,8 @@ class GcCommentsController(
     private val bridgeSource: String = GcBridgeScript.load(webView.context)
     private val mainThread = Handler(Looper.getMainLooper())
 
-    /** Bumped on every login-state change so that a slow fetch for a previous user is discarded. */
-    private var generation = 0
+    /** Every decision (when to fetch, inject, sign out, ask, discard) is the coordinator's. */
+    private val coordinator = GcSsoCoordinator(user = appUser, sso = usesSso && ssoProvider != null)
     private var fetchJob: Job? = null
 
     /** Configure the WebView, install the bridge and the channel, load the widget. */
@@ -71,49 +73,65 @@ class GcCommentsController(
         webView.loadUrl(widgetUrl)
     }
 
-    /** Call when the app's own user signs in, switches or signs out. */
-    fun appLoginStateChanged(signedIn: Boolean) {
-        generation += 1
-        fetchJob?.cancel()
-        fetchJob = null
-        if (signedIn) refreshSso() else evaluateOnWidget("window.gcSsoLogout && window.gcSsoLogout()")
+    /** Call when the app's own user signs in, switches or signs out ([user]: any identity, null when signed out). */
+    fun appLoginStateChanged(user: String?) {
+        perform(if (user != null) coordinator.appLogin(user) else coordinator.appLogout())
     }
 
-    /** Fetch fresh ssoData and inject it; one fetch at a time serves gc-ready and gc-loaded. */
+    /** Fetch fresh ssoData for the current app user and inject it (after the app's own re-login). */
     fun refreshSso() {
+        val user = coordinator.user ?: return
+        perform(coordinator.appLogin(user))
+    }
+
+    /** Performs what the coordinator decided; [cause] is the failure behind an Error effect. */
+    private fun perform(effects: List<GcSsoEffect>, cause: Throwable? = null) {
+        for (effect in effects) {
+            when (effect) {
+                is GcSsoEffect.Fetch -> fetch(effect.fetch)
+                is GcSsoEffect.Login -> {
+                    val ssoData = effect.ssoData
+                    // JSONObject.quote makes a JavaScript string literal: ssoData is data, never code.
+                    evaluateOnWidget("window.gcSsoLogin && window.gcSsoLogin(${JSONObject.quote(ssoData)})")
+                }
+                is GcSsoEffect.Logout -> evaluateOnWidget("window.gcSsoLogout && window.gcSsoLogout()")
+                is GcSsoEffect.AskConflict -> askConflict(effect.conflict, effect.username)
+                is GcSsoEffect.Error -> onError(cause ?: IllegalStateException("${effect.reason}: ${effect.error}"))
+                is GcSsoEffect.Notify -> onWidgetEvent(effect.name, JSONObject(effect.event))
+                is GcSsoEffect.Ignore, is GcSsoEffect.Discard -> Unit
+            }
+        }
+    }
+
+    private fun fetch(id: Int) {
         val provider = ssoProvider ?: return
-        if (!usesSso || fetchJob?.isActive == true) return
-        val mine = generation
+        fetchJob?.cancel() // the coordinator discards its answer anyway: a newer fetch supersedes it
         fetchJob = scope.launch {
-            try {
-                inject(provider.fetchSsoData(), mine)
+            val ssoData = try {
+                provider.fetchSsoData()
             } catch (e: CancellationException) {
                 throw e
             } catch (e: Exception) {
-                onError(e)
+                perform(coordinator.fetchResult(id, null, e.toString()), e)
+                return@launch
             }
+            perform(coordinator.fetchResult(id, ssoData))
         }
     }
 
-    private fun resolveConflict(username: String) {
+    private fun askConflict(id: Int, username: String) {
         val provider = ssoProvider ?: return
-        if (!usesSso) return
-        val mine = generation
         scope.launch {
-            try {
-                inject(provider.resolveConflict(username), mine)
+            val ssoData = try {
+                provider.resolveConflict(username)
             } catch (e: CancellationException) {
                 throw e
             } catch (e: Exception) {
-                onError(e)
+                perform(coordinator.conflictResult(id, null, e.toString()), e)
+                return@launch
             }
+            perform(coordinator.conflictResult(id, ssoData))
         }
-    }
-
-    private fun inject(ssoData: String?, mine: Int) {
-        if (ssoData == null || mine != generation) return
-        // JSONObject.quote makes a JavaScript string literal: ssoData is data, never code.
-        evaluateOnWidget("window.gcSsoLogin && window.gcSsoLogin(${JSONObject.quote(ssoData)})")
     }
 
     /** Evaluates [script] only while the WebView shows the widget's origin (ssoData stays there). */
@@ -131,9 +149,8 @@ class GcCommentsController(
             ) { _, message, sourceOrigin, isMainFrame, _ ->
                 // Runs on the main thread. The origin rule already filters; check it again
                 // together with the frame, as the platform docs advise.
-                if (isMainFrame && originOf(sourceOrigin.toString()) == widgetOrigin) {
-                    onBridgeMessage(message.data)
-                }
+                val fromWidget = isMainFrame && originOf(sourceOrigin.toString()) == widgetOrigin
+                perform(coordinator.message(message.data ?: "", fromWidget))
             }
         } else {
             webView.addJavascriptInterface(JavascriptChannel(), CHANNEL)
@@ -145,32 +162,27 @@ class GcCommentsController(
         @JavascriptInterface
         fun postMessage(message: String?) {
             mainThread.post {
-                if (originOf(webView.url) == widgetOrigin) onBridgeMessage(message)
+                perform(coordinator.message(message ?: "", originOf(webView.url) == widgetOrigin))
             }
         }
     }
 
-    private fun onBridgeMessage(text: String?) {
-        if (text == null || text.length > MAX_MESSAGE_CHARS) return
-        val event = try {
-            JSONObject(text)
-        } catch (e: JSONException) {
-            return
-        }
-        val name = event.opt("name") as? String ?: return
-        when (name) {
-            "gc-ready", "gc-loaded", "gc-sso-auth" -> refreshSso()
-            "gc-sso-conflict" -> resolveConflict(event.optString("username", ""))
-        }
-        onWidgetEvent(name, event)
-    }
-
     private inner class Client : WebViewClient() {
+        override fun onPageStarted(view: WebView, url: String?, favicon: Bitmap?) {
+            super.onPageStarted(view, url, favicon)
+            // A new page (launch, reload, navigation): wait for the widget to be ready again.
+            perform(coordinator.relaunch())
+        }
+
         override fun onPageFinished(view: WebView, url: String?) {
             super.onPageFinished(view, url)
             // Android's documented injection point; a no-op where the document-start script
             // already installed the bridge (bridge.js ignores a second injection).
-            if (originOf(url) == widgetOrigin) view.evaluateJavascript(bridgeSource, null)
+            if (originOf(url) == widgetOrigin) {
+                view.evaluateJavascript(bridgeSource, null)
+                // gc-ready fired before this bridge existed: page finished is a trigger here.
+                perform(coordinator.pageFinished())
+            }
         }
 
         /** Links in comments leave the widget: they open in the system browser. */
@@ -193,7 +205,7 @@ class GcCommentsController(
         const val CHANNEL = "GcBridgeAndroid"
 
         /** bridge.js forwards at most 64 KiB; anything larger is not from it. */
-        const val MAX_MESSAGE_CHARS = 65_536
+        const val MAX_MESSAGE_CHARS = GcSsoCoordinator.MAX_MESSAGE_CHARS
 
         /** `scheme://host[:port]`, lower-cased, default port dropped; null unless http(s). */
         fun originOf(url: String?): String? {

@@ -1,0 +1,194 @@
+package dev.gcbridge.comments
+
+/**
+ * What the glue does; ssoData appears in [Login] only. `toMap()` is the effect as the
+ * app-side table (`bridge/protocol/app-protocol.json`) writes it.
+ */
+sealed class GcSsoEffect {
+    abstract fun toMap(): Map<String, Any?>
+
+    data class Fetch(val fetch: Int, val user: String, val trigger: String) : GcSsoEffect() {
+        override fun toMap() = mapOf("do" to "fetch", "fetch" to fetch, "user" to user, "trigger" to trigger)
+    }
+
+    data class Login(val ssoData: String, val trigger: String) : GcSsoEffect() {
+        override fun toMap() = mapOf("do" to "login", "ssoData" to ssoData, "trigger" to trigger)
+        override fun toString() = "Login(ssoData=<${ssoData.length} chars>, trigger=$trigger)"
+    }
+
+    object Logout : GcSsoEffect() {
+        override fun toMap() = mapOf("do" to "logout")
+    }
+
+    data class AskConflict(val conflict: Int, val username: String) : GcSsoEffect() {
+        override fun toMap() = mapOf("do" to "ask-conflict", "conflict" to conflict, "username" to username)
+    }
+
+    data class Discard(val reason: String) : GcSsoEffect() {
+        override fun toMap() = mapOf("do" to "discard", "reason" to reason)
+    }
+
+    data class Error(val reason: String, val error: String) : GcSsoEffect() {
+        override fun toMap() = mapOf("do" to "error", "reason" to reason, "error" to error)
+    }
+
+    data class Ignore(val reason: String) : GcSsoEffect() {
+        override fun toMap() = mapOf("do" to "ignore", "reason" to reason)
+    }
+
+    /** Every named widget event, last; [event] is the parsed object (left out of [toMap]). */
+    data class Notify(val name: String, val event: Map<String, Any?>) : GcSsoEffect() {
+        override fun toMap() = mapOf("do" to "notify", "name" to name)
+    }
+}
+
+/**
+ * The app's side of the gc-bridge protocol as a pure state machine: inputs in, effects out.
+ *
+ * No android.*, no org.json, no coroutines: [GcCommentsController] feeds it what happens (a
+ * bridge message, page finished, the app's login state, a fetch result, a page load) and
+ * performs the effects it returns. `bridge/protocol/app-protocol.json` lists the cases it is
+ * held to; `make kits-check` compiles this file with kotlinc and runs every case on the JVM.
+ * Not thread-safe: call it from the main thread.
+ */
+class GcSsoCoordinator(
+    /** Identity of the app's signed-in user (any string), null when signed out. */
+    user: String? = null,
+    /** False without api_public_key: the widget would ignore gcSsoLogin, so nothing is done. */
+    val sso: Boolean = true,
+    val triggers: Set<String> = ANDROID_TRIGGERS
+) {
+    var user: String? = user
+        private set
+    var ready = false
+        private set
+    private var next = 0
+    private var fetching: Int? = null
+    private var fetchTrigger = ""
+    private var asking: Int? = null
+    private var askedUsername = ""
+    private val resolved = HashSet<String>()
+    private var rounds = 0
+
+    /** A string the bridge forwarded; [fromWidget]: the glue's sender check passed. */
+    fun message(data: String, fromWidget: Boolean = true): List<GcSsoEffect> {
+        if (!fromWidget) return listOf(GcSsoEffect.Ignore("foreign"))
+        if (data.length > MAX_MESSAGE_CHARS) return listOf(GcSsoEffect.Ignore("oversized"))
+        if (!GcJson.withinDepth(data, MAX_DEPTH)) return listOf(GcSsoEffect.Ignore("too-deep"))
+        val parsed = try {
+            GcJson.parse(data)
+        } catch (e: IllegalArgumentException) {
+            return listOf(GcSsoEffect.Ignore("malformed"))
+        }
+        @Suppress("UNCHECKED_CAST")
+        val event = parsed as? Map<String, Any?> ?: return listOf(GcSsoEffect.Ignore("unnamed"))
+        val name = event["name"] as? String ?: return listOf(GcSsoEffect.Ignore("unnamed"))
+        if (name in READY_EVENTS) ready = true
+        val effects = when {
+            name == "gc-sso-conflict" -> conflict(event["username"])
+            name in triggers -> trigger(name)
+            name in KNOWN_EVENTS -> listOf(GcSsoEffect.Ignore("not-a-trigger"))
+            else -> listOf(GcSsoEffect.Ignore("unknown-event"))
+        }
+        return effects + GcSsoEffect.Notify(name, event)
+    }
+
+    /** The main frame finished loading the widget page (`WebViewClient.onPageFinished`). */
+    fun pageFinished(): List<GcSsoEffect> {
+        ready = true
+        if ("page-finished" !in triggers) return listOf(GcSsoEffect.Ignore("not-a-trigger"))
+        return trigger("page-finished")
+    }
+
+    /** The app's own user signed in, switched or re-authenticated. */
+    fun appLogin(user: String): List<GcSsoEffect> {
+        newLoginState(user)
+        return trigger("app-login")
+    }
+
+    /** The app's own user signed out. */
+    fun appLogout(): List<GcSsoEffect> {
+        newLoginState(null)
+        if (!sso) return listOf(GcSsoEffect.Ignore("sso-off"))
+        if (!ready) return listOf(GcSsoEffect.Ignore("not-ready"))
+        return listOf(GcSsoEffect.Logout)
+    }
+
+    /** The answer to a [GcSsoEffect.Fetch]: ssoData, null (no app session), or an error. */
+    fun fetchResult(fetch: Int, ssoData: String?, error: String? = null): List<GcSsoEffect> {
+        if (fetch != fetching) return listOf(GcSsoEffect.Discard("stale"))
+        fetching = null
+        if (error != null) return listOf(GcSsoEffect.Logout, GcSsoEffect.Error("fetch-failed", error))
+        if (ssoData.isNullOrEmpty()) return listOf(GcSsoEffect.Logout)
+        return listOf(GcSsoEffect.Login(ssoData, fetchTrigger))
+    }
+
+    /** The answer to a [GcSsoEffect.AskConflict]: new ssoData, null (cancelled), or an error. */
+    fun conflictResult(conflict: Int, ssoData: String?, error: String? = null): List<GcSsoEffect> {
+        if (conflict != asking) return listOf(GcSsoEffect.Discard("stale"))
+        asking = null
+        if (error != null) return listOf(GcSsoEffect.Error("conflict-failed", error))
+        if (ssoData.isNullOrEmpty()) return listOf(GcSsoEffect.Ignore("conflict-cancelled"))
+        resolved.add(askedUsername.toLowerCase())
+        return listOf(GcSsoEffect.Login(ssoData, "gc-sso-conflict"))
+    }
+
+    /** The main frame starts loading a page (launch, reload, navigation): wait for ready. */
+    fun relaunch(): List<GcSsoEffect> {
+        ready = false
+        fetching = null
+        asking = null
+        return emptyList()
+    }
+
+    private fun newLoginState(user: String?) {
+        this.user = user
+        fetching = null // a fetch for the previous state is stale from now on
+        asking = null
+        resolved.clear()
+        rounds = 0
+    }
+
+    private fun trigger(trigger: String): List<GcSsoEffect> {
+        if (!sso) return listOf(GcSsoEffect.Ignore("sso-off"))
+        if (!ready) return listOf(GcSsoEffect.Ignore("not-ready"))
+        val current = user ?: return listOf(GcSsoEffect.Ignore("signed-out"))
+        if (fetching != null) return listOf(GcSsoEffect.Ignore("fetch-in-flight"))
+        next += 1
+        fetching = next
+        fetchTrigger = trigger
+        return listOf(GcSsoEffect.Fetch(next, current, trigger))
+    }
+
+    private fun conflict(username: Any?): List<GcSsoEffect> {
+        if (!sso) return listOf(GcSsoEffect.Ignore("sso-off"))
+        if (user == null) return listOf(GcSsoEffect.Ignore("signed-out"))
+        if (username !is String || username == "") return listOf(GcSsoEffect.Ignore("no-username"))
+        if (asking != null) return listOf(GcSsoEffect.Ignore("conflict-pending"))
+        if (username.toLowerCase() in resolved) return listOf(GcSsoEffect.Ignore("conflict-resolved"))
+        if (rounds >= MAX_CONFLICT_ROUNDS) return listOf(GcSsoEffect.Ignore("too-many-conflicts"))
+        rounds += 1
+        next += 1
+        asking = next
+        askedUsername = username
+        return listOf(GcSsoEffect.AskConflict(next, username))
+    }
+
+    companion object {
+        /** The bridge protocol these decisions belong to (`app-protocol.json` `protocol`). */
+        const val PROTOCOL = 1
+
+        /** Widget events after which the app fetches and injects ssoData (spec 6.2). */
+        val DEFAULT_TRIGGERS: Set<String> = setOf("gc-ready", "gc-loaded", "gc-sso-auth")
+
+        /** On Android, onPageFinished installs the bridge after gc-ready fired: a trigger too. */
+        val ANDROID_TRIGGERS: Set<String> = DEFAULT_TRIGGERS + "page-finished"
+
+        /** bridge.js forwards at most 64 KiB (UTF-16 code units); anything larger is not from it. */
+        const val MAX_MESSAGE_CHARS = 65_536
+        const val MAX_DEPTH = 32
+        const val MAX_CONFLICT_ROUNDS = 3
+        private val READY_EVENTS = setOf("gc-ready", "gc-loaded")
+        private val KNOWN_EVENTS = setOf("gc-ready", "gc-loaded", "gc-sso-auth", "gc-sso-conflict")
+    }
+}

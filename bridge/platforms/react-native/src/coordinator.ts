@@ -1,0 +1,248 @@
+/**
+ * The app's side of the gc-bridge protocol as a pure state machine: inputs in, effects out.
+ *
+ * No React, no react-native, no WebView: `GcCommentsWebView` feeds it what happens (a bridge
+ * message, the app's login state, a fetch result, a reload) and performs the effects it
+ * returns. `bridge/protocol/app-protocol.json` lists the cases it is held to; the same table
+ * runs against the Kotlin and Python coordinators (`make kits-check`).
+ */
+
+/** The bridge protocol these decisions belong to (`app-protocol.json` `protocol`). */
+export const APP_PROTOCOL = 1;
+
+/** Widget events after which the app fetches and injects ssoData (spec 6.2). */
+export const DEFAULT_TRIGGERS: readonly string[] = ['gc-ready', 'gc-loaded', 'gc-sso-auth'];
+
+const READY_EVENTS = ['gc-ready', 'gc-loaded'];
+const KNOWN_EVENTS = ['gc-ready', 'gc-loaded', 'gc-sso-auth', 'gc-sso-conflict'];
+/** bridge.js forwards at most 64 KiB (UTF-16 code units); anything larger is not from it. */
+const MAX_CHARS = 65536;
+const MAX_DEPTH = 32;
+const MAX_CONFLICT_ROUNDS = 3;
+
+/** What the glue does; `ssoData` appears in `login` only. */
+export type SsoEffect =
+  | { do: 'fetch'; fetch: number; user: string; trigger: string }
+  | { do: 'login'; ssoData: string; trigger: string }
+  | { do: 'logout' }
+  | { do: 'ask-conflict'; conflict: number; username: string }
+  | { do: 'discard'; reason: string }
+  | { do: 'error'; reason: string; error: string }
+  | { do: 'ignore'; reason: string }
+  | { do: 'notify'; name: string; event: { name: string; [field: string]: unknown } };
+
+export interface SsoCoordinatorOptions {
+  /** Identity of the app's signed-in user (any string), null when signed out. */
+  user?: string | null;
+  /** False without api_public_key: the widget would ignore gcSsoLogin, so nothing is done. */
+  sso?: boolean;
+  triggers?: readonly string[];
+}
+
+const ignore = (reason: string): SsoEffect => ({ do: 'ignore', reason });
+
+/** Whether `text` nests at most `limit` objects/arrays (one linear scan, as bridge.js). */
+function withinDepth(text: string, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === '\\') {
+        i += 1;
+      } else if (c === '"') {
+        inString = false;
+      }
+    } else if (c === '"') {
+      inString = true;
+    } else if (c === '{' || c === '[') {
+      depth += 1;
+      if (depth > limit) {
+        return false;
+      }
+    } else if (c === '}' || c === ']') {
+      depth -= 1;
+    }
+  }
+  return true;
+}
+
+export class SsoCoordinator {
+  user: string | null;
+  readonly sso: boolean;
+  readonly triggers: readonly string[];
+  ready = false;
+  private next = 0;
+  private fetching: number | null = null;
+  private fetchTrigger = '';
+  private asking: number | null = null;
+  private askedUsername = '';
+  private resolved = new Set<string>();
+  private rounds = 0;
+
+  constructor(options: SsoCoordinatorOptions = {}) {
+    this.user = options.user ?? null;
+    this.sso = options.sso ?? true;
+    this.triggers = [...(options.triggers ?? DEFAULT_TRIGGERS)];
+  }
+
+  /** A string the bridge forwarded; `fromWidget`: the glue's sender check passed. */
+  message(data: string, fromWidget = true): SsoEffect[] {
+    if (!fromWidget) {
+      return [ignore('foreign')];
+    }
+    if (data.length > MAX_CHARS) {
+      return [ignore('oversized')];
+    }
+    if (!withinDepth(data, MAX_DEPTH)) {
+      return [ignore('too-deep')];
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(data);
+    } catch {
+      return [ignore('malformed')];
+    }
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+      return [ignore('unnamed')];
+    }
+    const event = parsed as { name?: unknown; username?: unknown };
+    if (typeof event.name !== 'string') {
+      return [ignore('unnamed')];
+    }
+    const name = event.name;
+    if (READY_EVENTS.includes(name)) {
+      this.ready = true;
+    }
+    let effects: SsoEffect[];
+    if (name === 'gc-sso-conflict') {
+      effects = this.conflict(event.username);
+    } else if (this.triggers.includes(name)) {
+      effects = this.trigger(name);
+    } else if (KNOWN_EVENTS.includes(name)) {
+      effects = [ignore('not-a-trigger')];
+    } else {
+      effects = [ignore('unknown-event')];
+    }
+    return [...effects, { do: 'notify', name, event: event as { name: string } }];
+  }
+
+  /** The main frame finished loading the widget page. */
+  pageFinished(): SsoEffect[] {
+    this.ready = true;
+    if (!this.triggers.includes('page-finished')) {
+      return [ignore('not-a-trigger')];
+    }
+    return this.trigger('page-finished');
+  }
+
+  /** The app's own user signed in, switched or re-authenticated. */
+  appLogin(user: string): SsoEffect[] {
+    this.newLoginState(user);
+    return this.trigger('app-login');
+  }
+
+  /** The app's own user signed out. */
+  appLogout(): SsoEffect[] {
+    this.newLoginState(null);
+    if (!this.sso) {
+      return [ignore('sso-off')];
+    }
+    if (!this.ready) {
+      return [ignore('not-ready')];
+    }
+    return [{ do: 'logout' }];
+  }
+
+  /** The answer to a `fetch` effect: ssoData, null (no app session), or an error. */
+  fetchResult(fetch: number, ssoData: string | null, error?: string): SsoEffect[] {
+    if (fetch !== this.fetching) {
+      return [{ do: 'discard', reason: 'stale' }];
+    }
+    this.fetching = null;
+    if (error !== undefined) {
+      return [{ do: 'logout' }, { do: 'error', reason: 'fetch-failed', error }];
+    }
+    if (!ssoData) {
+      return [{ do: 'logout' }];
+    }
+    return [{ do: 'login', ssoData, trigger: this.fetchTrigger }];
+  }
+
+  /** The answer to an `ask-conflict` effect: new ssoData, null (cancelled), or an error. */
+  conflictResult(conflict: number, ssoData: string | null, error?: string): SsoEffect[] {
+    if (conflict !== this.asking) {
+      return [{ do: 'discard', reason: 'stale' }];
+    }
+    this.asking = null;
+    if (error !== undefined) {
+      return [{ do: 'error', reason: 'conflict-failed', error }];
+    }
+    if (!ssoData) {
+      return [ignore('conflict-cancelled')];
+    }
+    this.resolved.add(this.askedUsername.toLowerCase());
+    return [{ do: 'login', ssoData, trigger: 'gc-sso-conflict' }];
+  }
+
+  /** The main frame starts loading a page (launch, reload, navigation): wait for ready. */
+  relaunch(): SsoEffect[] {
+    this.ready = false;
+    this.fetching = null;
+    this.asking = null;
+    return [];
+  }
+
+  private newLoginState(user: string | null): void {
+    this.user = user;
+    this.fetching = null; // a fetch for the previous state is stale from now on
+    this.asking = null;
+    this.resolved.clear();
+    this.rounds = 0;
+  }
+
+  private trigger(trigger: string): SsoEffect[] {
+    if (!this.sso) {
+      return [ignore('sso-off')];
+    }
+    if (!this.ready) {
+      return [ignore('not-ready')];
+    }
+    if (this.user === null) {
+      return [ignore('signed-out')];
+    }
+    if (this.fetching !== null) {
+      return [ignore('fetch-in-flight')];
+    }
+    this.next += 1;
+    this.fetching = this.next;
+    this.fetchTrigger = trigger;
+    return [{ do: 'fetch', fetch: this.next, user: this.user, trigger }];
+  }
+
+  private conflict(username: unknown): SsoEffect[] {
+    if (!this.sso) {
+      return [ignore('sso-off')];
+    }
+    if (this.user === null) {
+      return [ignore('signed-out')];
+    }
+    if (typeof username !== 'string' || username === '') {
+      return [ignore('no-username')];
+    }
+    if (this.asking !== null) {
+      return [ignore('conflict-pending')];
+    }
+    if (this.resolved.has(username.toLowerCase())) {
+      return [ignore('conflict-resolved')];
+    }
+    if (this.rounds >= MAX_CONFLICT_ROUNDS) {
+      return [ignore('too-many-conflicts')];
+    }
+    this.rounds += 1;
+    this.next += 1;
+    this.asking = this.next;
+    this.askedUsername = username;
+    return [{ do: 'ask-conflict', conflict: this.next, username }];
+  }
+}

@@ -1,0 +1,47 @@
+// Runs bridge/protocol/app-protocol.json against the compiled coordinator.ts with Node's
+// built-in test runner, one test per case:
+//   GC_COORDINATOR_JS=<build>/coordinator.js GC_APP_PROTOCOL=<table> node --test <this file>
+// `python bridge/protocol/kits_check.py` compiles coordinator.ts with the kit's tsc and runs it.
+'use strict';
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+
+const tablePath = process.env.GC_APP_PROTOCOL || path.join(__dirname, '..', '..', '..', 'protocol', 'app-protocol.json');
+const { SsoCoordinator } = require(process.env.GC_COORDINATOR_JS || path.join(__dirname, '..', 'build', 'coordinator.js'));
+const table = JSON.parse(fs.readFileSync(tablePath, 'utf8'));
+
+function apply(coordinator, input) {
+  switch (input.in) {
+    case 'message':
+      return coordinator.message(input.data + ' '.repeat(input.pad || 0), input.from_widget !== false);
+    case 'page-finished':
+      return coordinator.pageFinished();
+    case 'app-login':
+      return coordinator.appLogin(input.user);
+    case 'app-logout':
+      return coordinator.appLogout();
+    case 'fetch-result':
+      return coordinator.fetchResult(input.fetch, input.ssoData ?? null, input.error);
+    case 'conflict-result':
+      return coordinator.conflictResult(input.conflict, input.ssoData ?? null, input.error);
+    case 'relaunch':
+      return coordinator.relaunch();
+    default:
+      throw new Error(`unknown input ${input.in}`);
+  }
+}
+
+// notify also hands the glue the parsed event; the table compares the rest.
+const comparable = (effects) => effects.map(({ event, ...rest }) => rest); // eslint-disable-line no-unused-vars
+
+for (const c of table.cases) {
+  test(c.name, () => {
+    const setup = { ...table.defaults, ...c.setup };
+    const coordinator = new SsoCoordinator({ user: setup.user, sso: setup.sso, triggers: setup.triggers });
+    c.steps.forEach((step, index) => {
+      assert.deepStrictEqual(comparable(apply(coordinator, step.in)), step.out, `step ${index + 1}: ${JSON.stringify(step.in).slice(0, 120)}`);
+    });
+  });
+}

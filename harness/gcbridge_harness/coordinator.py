@@ -1,0 +1,223 @@
+"""The app's side of the protocol as a pure state machine: inputs in, effects out (the reference).
+
+:class:`SsoCoordinator` decides what an app around the widget does: when to fetch ssoData,
+when to inject ``gcSsoLogin`` / ``gcSsoLogout``, when to ask the conflict UI, which results
+are stale. It performs nothing itself; the platform glue (here
+:class:`~gcbridge_harness.decisions.AppDecisions`) performs the effects it returns.
+
+``bridge/protocol/app-protocol.json`` lists its cases (inputs -> exact ordered effects); the
+kits' coordinators (``coordinator.ts``, ``GcSsoCoordinator.kt``, ``GcSsoCoordinator.swift``)
+are held to the same table. Standard library only, no I/O, no clock.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+__all__ = [
+    "DEFAULT_TRIGGERS",
+    "MAX_CONFLICT_ROUNDS",
+    "MAX_DEPTH",
+    "MAX_MESSAGE_CHARS",
+    "PROTOCOL",
+    "Effect",
+    "SsoCoordinator",
+]
+
+PROTOCOL = 1
+"""The bridge protocol these decisions belong to (``app-protocol.json`` ``protocol``)."""
+
+DEFAULT_TRIGGERS = frozenset({"gc-ready", "gc-loaded", "gc-sso-auth"})
+"""Widget events after which the app fetches and injects ssoData (spec 6.2)."""
+
+READY_EVENTS = frozenset({"gc-ready", "gc-loaded"})
+KNOWN_EVENTS = frozenset({"gc-ready", "gc-loaded", "gc-sso-auth", "gc-sso-conflict"})
+MAX_MESSAGE_CHARS = 65536
+"""bridge.js forwards at most 64 KiB (UTF-16 code units); anything larger is not from it."""
+MAX_DEPTH = 32
+MAX_CONFLICT_ROUNDS = 3
+
+Effect = dict[str, Any]
+"""``{"do": ...}`` plus the fields of that effect (see bridge/README.md, "The app-side table")."""
+
+
+def _utf16_length(text: str) -> int:
+    return len(text.encode("utf-16-le")) // 2
+
+
+def _within_depth(text: str, limit: int) -> bool:
+    """Whether ``text`` nests at most ``limit`` objects/arrays (one linear scan, as bridge.js)."""
+    depth = 0
+    in_string = False
+    i = 0
+    while i < len(text):
+        c = text[i]
+        if in_string:
+            if c == "\\":
+                i += 1
+            elif c == '"':
+                in_string = False
+        elif c == '"':
+            in_string = True
+        elif c in "{[":
+            depth += 1
+            if depth > limit:
+                return False
+        elif c in "}]":
+            depth -= 1
+        i += 1
+    return True
+
+
+def _ignore(reason: str) -> Effect:
+    return {"do": "ignore", "reason": reason}
+
+
+class SsoCoordinator:
+    """The app's decisions for one WebView showing the widget (spec 4.8, 5.1, 6.2)."""
+
+    def __init__(
+        self,
+        *,
+        user: str | None = None,
+        sso: bool = True,
+        triggers: frozenset[str] | set[str] | None = None,
+    ) -> None:
+        self.user = user
+        self.sso = sso
+        self.triggers = frozenset(DEFAULT_TRIGGERS if triggers is None else triggers)
+        self.ready = False
+        self._next = 0
+        self._fetching: int | None = None
+        self._fetch_trigger = ""
+        self._asking: int | None = None
+        self._asked_username = ""
+        self._resolved: set[str] = set()
+        self._rounds = 0
+
+    # ---- inputs ----------------------------------------------------------------------
+
+    def message(self, data: str, *, from_widget: bool = True) -> list[Effect]:
+        """A string the bridge forwarded (``from_widget``: the glue's sender check passed)."""
+        if not from_widget:
+            return [_ignore("foreign")]
+        if _utf16_length(data) > MAX_MESSAGE_CHARS:
+            return [_ignore("oversized")]
+        if not _within_depth(data, MAX_DEPTH):
+            return [_ignore("too-deep")]
+        try:
+            event = json.loads(data)
+        except ValueError:
+            return [_ignore("malformed")]
+        if not isinstance(event, dict) or not isinstance(event.get("name"), str):
+            return [_ignore("unnamed")]
+        name: str = event["name"]
+        if name in READY_EVENTS:
+            self.ready = True
+        if name == "gc-sso-conflict":
+            effects = self._conflict(event.get("username"))
+        elif name in self.triggers:
+            effects = self._trigger(name)
+        elif name in KNOWN_EVENTS:
+            effects = [_ignore("not-a-trigger")]
+        else:
+            effects = [_ignore("unknown-event")]
+        return [*effects, {"do": "notify", "name": name, "event": event}]
+
+    def page_finished(self) -> list[Effect]:
+        """The main frame finished loading the widget page (Android's ``onPageFinished``)."""
+        self.ready = True
+        if "page-finished" not in self.triggers:
+            return [_ignore("not-a-trigger")]
+        return self._trigger("page-finished")
+
+    def app_login(self, user: str) -> list[Effect]:
+        """The app's own user signed in, or another one did (a switch), or re-authenticated."""
+        self._new_login_state(user)
+        return self._trigger("app-login")
+
+    def app_logout(self) -> list[Effect]:
+        """The app's own user signed out."""
+        self._new_login_state(None)
+        if not self.sso:
+            return [_ignore("sso-off")]
+        if not self.ready:
+            return [_ignore("not-ready")]
+        return [{"do": "logout"}]
+
+    def fetch_result(
+        self, fetch: int, sso_data: str | None = None, error: str | None = None
+    ) -> list[Effect]:
+        """The answer to a ``fetch`` effect: ssoData, None (no app session) or an error."""
+        if fetch != self._fetching:
+            return [{"do": "discard", "reason": "stale"}]
+        self._fetching = None
+        if error is not None:
+            return [{"do": "logout"}, {"do": "error", "reason": "fetch-failed", "error": error}]
+        if not sso_data:
+            return [{"do": "logout"}]
+        return [{"do": "login", "ssoData": sso_data, "trigger": self._fetch_trigger}]
+
+    def conflict_result(
+        self, conflict: int, sso_data: str | None = None, error: str | None = None
+    ) -> list[Effect]:
+        """The answer to an ``ask-conflict`` effect: new ssoData, None (cancelled) or an error."""
+        if conflict != self._asking:
+            return [{"do": "discard", "reason": "stale"}]
+        self._asking = None
+        if error is not None:
+            return [{"do": "error", "reason": "conflict-failed", "error": error}]
+        if not sso_data:
+            return [_ignore("conflict-cancelled")]
+        self._resolved.add(self._asked_username.lower())
+        return [{"do": "login", "ssoData": sso_data, "trigger": "gc-sso-conflict"}]
+
+    def relaunch(self) -> list[Effect]:
+        """The main frame starts loading a page (launch, reload, navigation): wait for ready."""
+        self.ready = False
+        self._fetching = None
+        self._asking = None
+        return []
+
+    # ---- decisions -------------------------------------------------------------------
+
+    def _new_login_state(self, user: str | None) -> None:
+        self.user = user
+        self._fetching = None  # a fetch for the previous state is stale from now on
+        self._asking = None
+        self._resolved.clear()
+        self._rounds = 0
+
+    def _trigger(self, trigger: str) -> list[Effect]:
+        if not self.sso:
+            return [_ignore("sso-off")]
+        if not self.ready:
+            return [_ignore("not-ready")]
+        if self.user is None:
+            return [_ignore("signed-out")]
+        if self._fetching is not None:
+            return [_ignore("fetch-in-flight")]
+        self._next += 1
+        self._fetching = self._next
+        self._fetch_trigger = trigger
+        return [{"do": "fetch", "fetch": self._next, "user": self.user, "trigger": trigger}]
+
+    def _conflict(self, username: Any) -> list[Effect]:
+        if not self.sso:
+            return [_ignore("sso-off")]
+        if self.user is None:
+            return [_ignore("signed-out")]
+        if not isinstance(username, str) or not username:
+            return [_ignore("no-username")]
+        if self._asking is not None:
+            return [_ignore("conflict-pending")]
+        if username.lower() in self._resolved:
+            return [_ignore("conflict-resolved")]
+        if self._rounds >= MAX_CONFLICT_ROUNDS:
+            return [_ignore("too-many-conflicts")]
+        self._rounds += 1
+        self._next += 1
+        self._asking = self._next
+        self._asked_username = username
+        return [{"do": "ask-conflict", "conflict": self._next, "username": username}]

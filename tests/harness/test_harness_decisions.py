@@ -1,0 +1,84 @@
+"""The harness's app decides through the Python coordinator and only performs its effects.
+
+No browser: a stand-in for NativeApp records what the app would evaluate in the page.
+"""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any
+
+from gcbridge_harness.backend import AppUser
+from gcbridge_harness.coordinator import SsoCoordinator
+from gcbridge_harness.decisions import DEFAULT_TRIGGERS, AppDecisions
+from gcbridge_harness.timeline import Timeline
+
+ALICE = AppUser(id="u-alice", username="alice", email="alice@example.com", token="t-alice")  # noqa: S106
+BOB = AppUser(id="u-bob", username="bob", email="bob@example.com", token="t-bob")  # noqa: S106
+MAIN_FRAME, SUBFRAME = object(), object()
+
+
+class StandInApp(AppDecisions):
+    """What NativeApp provides to its decisions, without Playwright."""
+
+    def __init__(self, user: AppUser | None, provider: Any = None, point: str = "document-start"):
+        self.user = user
+        self.triggers = DEFAULT_TRIGGERS
+        self.injection_point = point
+        self.timeline = Timeline()
+        self.page = SimpleNamespace(main_frame=MAIN_FRAME)
+        self.sso_provider = provider or (lambda user: f"sso-for-{user.id}")
+        self.on_conflict = None
+        self.leaks = SimpleNamespace(remember=lambda sso_data: None)
+        self.received: list[str] = []
+        self.messages: list[dict[str, Any]] = []
+        self.violations: list[str] = []
+        self.injected: list[Any] = []
+        self.conflicts: list[str | None] = []
+        self.app_errors: list[str] = []
+        self.evaluated: list[str] = []
+
+    def _evaluate_call(self, call: str) -> str | None:
+        self.evaluated.append(call)
+        return None
+
+    def forward(self, text: str, frame: object = MAIN_FRAME) -> None:
+        self._on_native({"frame": frame}, "react-native", "string", text)
+
+
+def test_the_app_injects_what_the_coordinator_decides():
+    app = StandInApp(ALICE)
+    app.forward('{"name":"gc-ready"}')
+    assert app.evaluated == ['window.gcSsoLogin("sso-for-u-alice")']
+    assert [(i.trigger, i.sso_data) for i in app.injected] == [("gc-ready", "sso-for-u-alice")]
+    assert app.messages == [{"name": "gc-ready"}]
+    assert isinstance(app._coordinator(), SsoCoordinator)
+
+    app.app_login(BOB)
+    app.app_logout()
+    assert app.evaluated[1:] == ['window.gcSsoLogin("sso-for-u-bob")', "window.gcSsoLogout()"]
+
+
+def test_a_failed_fetch_signs_the_widget_out_and_is_reported():
+    def down(user: AppUser) -> str:
+        raise RuntimeError("backend down")
+
+    app = StandInApp(ALICE, provider=down)
+    app.forward('{"name":"gc-loaded","count":0}')
+    assert app.evaluated == ["window.gcSsoLogout()"]
+    assert app.app_errors == ["fetch-failed: gc-loaded: RuntimeError: backend down"]
+
+
+def test_foreign_and_malformed_messages_do_nothing():
+    app = StandInApp(ALICE)
+    app.forward('{"name":"gc-ready"}', frame=SUBFRAME)
+    app.forward("not json")
+    app.forward('{"no":"name"}')
+    assert app.evaluated == []
+    assert app.messages == []
+    assert len(app.violations) == 1
+    assert [e.detail for e in app.timeline.entries if e.kind == "native dropped"] == [
+        "foreign",
+        "malformed",
+        "unnamed",
+    ]
