@@ -83,7 +83,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
-    name = f"gcbridge {args.command}"
+    action = getattr(args, f"{args.command}_command", None)
+    name = f"gcbridge {args.command}" + (f" {action}" if action else "")
     try:
         with _sigterm_as_exception():
             return int(args.func(args) or 0)

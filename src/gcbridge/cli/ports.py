@@ -74,6 +74,7 @@ def port_holder(port: int, proc: Path = Path("/proc")) -> str | None:
 
 
 def _short(cmdline: str, limit: int = 100) -> str:
+    cmdline = " ".join(cmdline.split())  # one line, whatever the arguments hold
     return cmdline if len(cmdline) <= limit else cmdline[: limit - 1] + "…"
 
 

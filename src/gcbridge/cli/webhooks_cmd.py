@@ -65,9 +65,14 @@ def _listen(args: argparse.Namespace) -> int:
     sock = bind_port(args.host, args.port)
     host, port = sock.getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host
-    print(f"gcbridge webhooks listening on http://{shown}:{port}/", flush=True)
     app = create_listen_app(secret, tolerance=args.tolerance)
-    return serve_foreground(app, sock, name="gcbridge webhooks listen", lifespan="off")
+
+    def ready() -> None:
+        print(f"gcbridge webhooks listening on http://{shown}:{port}/", flush=True)
+
+    return serve_foreground(
+        app, sock, name="gcbridge webhooks listen", lifespan="off", on_ready=ready
+    )
 
 
 def _seconds_hint(timestamp: int) -> str:
