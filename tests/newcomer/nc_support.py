@@ -91,7 +91,8 @@ class Lines:
         )
         self.seen: list[str] = []
         self._queue: queue.Queue[str | None] = queue.Queue()
-        threading.Thread(target=self._pump, daemon=True).start()
+        self._pump_thread = threading.Thread(target=self._pump, daemon=True)
+        self._pump_thread.start()
 
     def _pump(self) -> None:
         assert self.proc.stdout is not None
@@ -109,6 +110,7 @@ class Lines:
             except queue.Empty:
                 raise AssertionError(f"no line matching {pattern!r} in {timeout}s: {self.seen}")
             if line is None:
+                self.proc.wait(timeout=30)
                 err = self.proc.stderr.read() if self.proc.stderr else ""
                 raise AssertionError(f"exited before {pattern!r}: {self.seen}\n{err}")
             self.seen.append(line)
@@ -119,17 +121,30 @@ class Lines:
     def signal_group(self, sig: int, timeout: float = 60.0) -> tuple[int, str]:
         """Send ``sig`` to the process group (as a terminal does); exit status and stderr."""
         os.killpg(self.proc.pid, sig)
-        _, err = self.proc.communicate(timeout=timeout)
+        self.proc.wait(timeout=timeout)
+        err = self.proc.stderr.read() if self.proc.stderr else ""
+        self._pump_thread.join(timeout=10)
+        self._close()
         return self.proc.returncode, err
 
+    def _close(self) -> None:
+        for stream in (self.proc.stdout, self.proc.stderr):
+            if stream is not None and not stream.closed:
+                try:
+                    stream.close()
+                except (OSError, ValueError):
+                    pass
+
     def kill(self) -> None:
-        """Make sure nothing is left running."""
+        """Make sure nothing is left running, and no pipe is left open."""
         if self.proc.poll() is None:
             try:
                 os.killpg(self.proc.pid, signal.SIGKILL)
             except ProcessLookupError:
                 pass
             self.proc.wait(timeout=10)
+        self._pump_thread.join(timeout=10)
+        self._close()
 
 
 def readme() -> str:
@@ -137,9 +152,9 @@ def readme() -> str:
     return (ROOT / "README.md").read_text(encoding="utf-8")
 
 
-def readme_block(first_line_start: str, lang: str = "sh") -> str:
-    """The README's fenced ``lang`` block whose first line starts with ``first_line_start``."""
+def readme_block(first_line_start: str, contains: str = "", lang: str = "sh") -> str:
+    """The README's fenced ``lang`` block that starts with ``first_line_start`` (and has ``contains``)."""
     for match in re.finditer(rf"```{lang}\n(.*?)```", readme(), re.S):
-        if match.group(1).startswith(first_line_start):
+        if match.group(1).startswith(first_line_start) and contains in match.group(1):
             return match.group(1)
     raise AssertionError(f"no ```{lang} block starting with {first_line_start!r} in README.md")
