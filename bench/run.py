@@ -61,7 +61,11 @@ def _missing_extra(numbers: list[int]) -> str | None:
     for number in numbers:
         extra, modules = NEEDS[number]
         for name in modules:
-            if importlib.util.find_spec(name) is None:
+            try:
+                found = importlib.util.find_spec(name) is not None
+            except (ImportError, ValueError):
+                found = False
+            if not found:
                 missing.setdefault(extra, set()).add(name)
     if not missing:
         return None
