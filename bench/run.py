@@ -127,7 +127,9 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
     if unknown or not args.numbers:
         parser.error(f"--rows {args.rows!r}: rows are {','.join(map(str, ROWS))}")
     if args.publish and (args.quick or sorted(args.numbers) != sorted(ROWS)):
-        parser.error("--publish rewrites the committed results: a full run only (no --rows, no --quick)")
+        parser.error(
+            "--publish rewrites the committed results: a full run only (no --rows, no --quick)"
+        )
     return args
 
 

@@ -8,6 +8,7 @@ runs exactly as written.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import queue
 import re
@@ -130,18 +131,14 @@ class Lines:
     def _close(self) -> None:
         for stream in (self.proc.stdout, self.proc.stderr):
             if stream is not None and not stream.closed:
-                try:
+                with contextlib.suppress(OSError, ValueError):
                     stream.close()
-                except (OSError, ValueError):
-                    pass
 
     def kill(self) -> None:
         """Make sure nothing is left running, and no pipe is left open."""
         if self.proc.poll() is None:
-            try:
+            with contextlib.suppress(ProcessLookupError):
                 os.killpg(self.proc.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
             self.proc.wait(timeout=10)
         self._pump_thread.join(timeout=10)
         self._close()
@@ -153,7 +150,7 @@ def readme() -> str:
 
 
 def readme_block(first_line_start: str, contains: str = "", lang: str = "sh") -> str:
-    """The README's fenced ``lang`` block that starts with ``first_line_start`` (and has ``contains``)."""
+    """The README's ``lang`` block starting with ``first_line_start`` (and holding ``contains``)."""
     for match in re.finditer(rf"```{lang}\n(.*?)```", readme(), re.S):
         if match.group(1).startswith(first_line_start) and contains in match.group(1):
             return match.group(1)

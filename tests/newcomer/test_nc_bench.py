@@ -17,7 +17,11 @@ BENCH = ROOT / "bench"
 
 def bench(*args: str, hidden: str = "") -> subprocess.CompletedProcess[str]:
     if hidden:
-        code = BLOCKER + "\nimport runpy; sys.argv = sys.argv[1:]\nrunpy.run_path(sys.argv[0], run_name='__main__')\n"
+        code = (
+            BLOCKER
+            + "\nimport runpy; sys.argv = sys.argv[1:]\n"
+            + "runpy.run_path(sys.argv[0], run_name='__main__')\n"
+        )
         argv = [sys.executable, "-c", code, hidden, "bench/run.py", *args]
     else:
         argv = [sys.executable, "bench/run.py", *args]
@@ -82,7 +86,9 @@ def test_publish_refuses_a_partial_run() -> None:
         assert "--publish rewrites the committed results: a full run only" in run.stderr
     assert (BENCH / "results.md").read_bytes() == committed
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
-    assert re.search(r"^bench-publish:.*\n(?:\t.*\n)*\t\$\(PY\) bench/run.py --publish$", makefile, re.M)
+    assert re.search(
+        r"^bench-publish:.*\n(?:\t.*\n)*\t\$\(PY\) bench/run.py --publish$", makefile, re.M
+    )
 
 
 @pytest.mark.parametrize(("hidden", "extra"), [("jwt", "bench"), ("standardwebhooks", "bench")])

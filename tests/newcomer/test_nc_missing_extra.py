@@ -31,8 +31,16 @@ def run_without(hidden: str, *argv: str) -> subprocess.CompletedProcess[str]:
     [
         ("uvicorn", ["emulator"], "emulator"),
         ("fastapi,uvicorn,httpx", ["emulator", "--port", "0"], "emulator"),
-        ("uvicorn", ["webhooks", "listen", "--port", "0", "--secret-env", "GC_TEST_WH"], "emulator"),
-        ("fastapi", ["webhooks", "listen", "--port", "0", "--secret-env", "GC_TEST_WH"], "emulator"),
+        (
+            "uvicorn",
+            ["webhooks", "listen", "--port", "0", "--secret-env", "GC_TEST_WH"],
+            "emulator",
+        ),
+        (
+            "fastapi",
+            ["webhooks", "listen", "--port", "0", "--secret-env", "GC_TEST_WH"],
+            "emulator",
+        ),
         ("playwright", ["demo", "--headless"], "demo"),
         ("uvicorn,playwright", ["demo"], "demo"),
     ],

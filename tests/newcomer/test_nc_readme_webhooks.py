@@ -55,9 +55,7 @@ def test_the_webhook_block_pasted_at_once_delivers_a_verified_event() -> None:
     if not wait_ports_free(8000, 9000, timeout=120):
         pytest.skip("ports 8000/9000 stayed busy (another run on this machine) for 2 minutes")
     # The block as pasted, then a marker; bash then waits for its background jobs.
-    shell = Lines(
-        ["bash", "-c", block + '\necho "BLOCK DONE"\nwait\n'], cwd=ROOT, env=user_env()
-    )
+    shell = Lines(["bash", "-c", block + '\necho "BLOCK DONE"\nwait\n'], cwd=ROOT, env=user_env())
     try:
         shell.wait_for(r"^BLOCK DONE$", timeout=120)
         shell.wait_for(r"^gcbridge webhooks listening on http://127\.0\.0\.1:9000/$", timeout=60)

@@ -74,16 +74,16 @@ def _emulator_error(tmp_path: Path, sites: str) -> subprocess.CompletedProcess[s
 BAD = {
     "syntax": ('[[site]]\nshortname = "demo"\nwebsite_id = 5f1c\n', "sites_file_invalid", ":3"),
     "missing": (
-        (ROOT / "examples/sites.toml").read_text(encoding="utf-8").replace(
-            'site_key_id = "sk_blog"\n', ""
-        ),
+        (ROOT / "examples/sites.toml")
+        .read_text(encoding="utf-8")
+        .replace('site_key_id = "sk_blog"\n', ""),
         "missing_field",
         ":23 [[site]] #2: missing keys ['site_key_id']",
     ),
     "bad_id": (
-        (ROOT / "examples/sites.toml").read_text(encoding="utf-8").replace(
-            "0123456789abcdef01234567", "not-hex"
-        ),
+        (ROOT / "examples/sites.toml")
+        .read_text(encoding="utf-8")
+        .replace("0123456789abcdef01234567", "not-hex"),
         "bad_website_id",
         ":23 [[site]] #2: site 'blog': website_id 'not-hex'",
     ),

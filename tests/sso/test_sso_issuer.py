@@ -32,7 +32,10 @@ def test_optional_fields_only_when_set_and_utf8_kept():
 
 
 def test_integer_id_is_sent_as_text():
-    assert claims_of(SsoIssuer("s", allow_weak_secret=True).issue({**ADA, "id": 7}, now=T))["id"] == "7"
+    assert (
+        claims_of(SsoIssuer("s", allow_weak_secret=True).issue({**ADA, "id": 7}, now=T))["id"]
+        == "7"
+    )
 
 
 def test_user_is_immutable():

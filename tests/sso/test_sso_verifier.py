@@ -75,7 +75,9 @@ def test_issuer_truncates_fractional_time():
 def test_tampering_any_part_is_bad_signature(part):
     fields = token().split(" ")
     if part == 0:
-        other = SsoIssuer(SECRET, allow_weak_secret=True).issue({**ADA, "id": "1"}, now=T).split(" ")[0]
+        other = (
+            SsoIssuer(SECRET, allow_weak_secret=True).issue({**ADA, "id": "1"}, now=T).split(" ")[0]
+        )
         fields[0] = other
     elif part == 1:
         fields[1] = ("1" if fields[1][0] == "0" else "0") + fields[1][1:]

@@ -60,7 +60,9 @@ def run(args: argparse.Namespace) -> int:
     base = args.url.rstrip("/")
     parts = urlsplit(base)
     if parts.scheme not in ("http", "https") or not parts.netloc:
-        raise NotReady(f"--url {args.url!r}: an http(s) URL such as {DEFAULT_URL}", reason="bad_url")
+        raise NotReady(
+            f"--url {args.url!r}: an http(s) URL such as {DEFAULT_URL}", reason="bad_url"
+        )
     if not args.timeout > 0:
         raise NotReady(f"--timeout {args.timeout}: must be > 0", reason="bad_timeout")
     deadline = time.monotonic() + args.timeout

@@ -5,7 +5,8 @@
 before anything heavy is imported, so a missing extra is one line and exit 2::
 
     gcbridge: error [missing_extra]: gcbridge emulator needs the [emulator] extra
-    (uvicorn is not installed); install it with: /venv/bin/python -m pip install "gc-bridge[emulator]"
+    (uvicorn is not installed); install it with:
+    /venv/bin/python -m pip install 'gc-bridge[emulator]'     (all on one line)
 
 The pip command names what this copy was installed from: the checkout
 (``-e "/path/to/checkout[emulator]"``), the wheel file, or the distribution name.

@@ -18,7 +18,7 @@ import threading
 from collections.abc import Callable, Iterator
 from socket import socket
 from types import FrameType
-from typing import Any
+from typing import Any, Literal
 
 from gcbridge.errors import GcBridgeError
 
@@ -44,7 +44,7 @@ def serve_foreground(
     *,
     name: str,
     log_level: str = "warning",
-    lifespan: str = "on",
+    lifespan: Literal["auto", "on", "off"] = "on",
     access_log: bool = False,
     on_ready: Callable[[], None] | None = None,
 ) -> int:
@@ -53,7 +53,7 @@ def serve_foreground(
 
     received: list[int] = []
 
-    class Server(uvicorn.Server):  # type: ignore[misc]
+    class Server(uvicorn.Server):
         def handle_exit(self, sig: int, frame: FrameType | None) -> None:
             received.append(sig)
             super().handle_exit(sig, frame)

@@ -132,9 +132,7 @@ def _site_from(raw: Mapping[str, Any], where: str) -> Site:
 def _site_lines(text: str) -> list[int]:
     """The line number of each ``[[site]]`` header, in order."""
     return [
-        number
-        for number, line in enumerate(text.splitlines(), start=1)
-        if _SITE_HEADER.match(line)
+        number for number, line in enumerate(text.splitlines(), start=1) if _SITE_HEADER.match(line)
     ]
 
 
