@@ -11,7 +11,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 PYTEST_ARGS ?=
 
-.PHONY: setup system-deps venv demo test lint bench clean kits-check conformance
+.PHONY: setup system-deps venv demo test lint bench bench-publish clean kits-check conformance
 
 setup: system-deps venv
 
@@ -38,9 +38,15 @@ lint: venv
 	$(VENV)/bin/mypy
 	$(VENV)/bin/lint-imports
 
+# writes bench/out/ (ignored by git); BENCH_ARGS="--rows 1,2 --quick" for a partial run
 bench: setup
 	@$(PY) -m pip install -q -e ".[dev,bench]"
-	$(PY) bench/run.py
+	$(PY) bench/run.py $(BENCH_ARGS)
+
+# a full run that rewrites the committed bench/results.md and bench/results.json
+bench-publish: setup
+	@$(PY) -m pip install -q -e ".[dev,bench]"
+	$(PY) bench/run.py --publish
 
 # the harness scenarios against a bridge.js of your own: make conformance BRIDGE=path/to/bridge.js
 conformance: setup

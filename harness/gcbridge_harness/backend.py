@@ -110,7 +110,11 @@ def create_backend_app(sso_secret: str | list[str], users: UserDirectory | None 
 
     directory = users if users is not None else UserDirectory(DEMO_USERS)
     # Rotation lists sign with the first secret.
-    issuer = SsoIssuer(sso_secret[0] if isinstance(sso_secret, list) else sso_secret)
+    # allow_weak_secret: the example credentials of contract.md ("sso-secret") are short;
+    # this sample backend only ever signs for an emulator site.
+    issuer = SsoIssuer(
+        sso_secret[0] if isinstance(sso_secret, list) else sso_secret, allow_weak_secret=True
+    )
 
     def current_app_user(request: Request) -> AppUser:
         scheme, _, token = request.headers.get("authorization", "").partition(" ")

@@ -12,7 +12,7 @@ DOCS_SRC = Path(__file__).parents[2] / "docs_src"
 
 
 def test_sso_backend_example(monkeypatch):
-    monkeypatch.setenv("GC_SSO_SECRET", "sso-docs-secret")
+    monkeypatch.setenv("GC_SSO_SECRET", "sso-docs-secret-0123")
     spec = importlib.util.spec_from_file_location(
         "docs_src_sso_backend", DOCS_SRC / "sso_backend.py"
     )
@@ -26,5 +26,5 @@ def test_sso_backend_example(monkeypatch):
         response = http.get("/sso-data", headers={"Authorization": "Bearer session-of-ada"})
     assert response.status_code == 200
     assert response.headers["cache-control"] == "no-store"
-    user = SsoVerifier("sso-docs-secret").verify(response.json()["ssoData"])
+    user = SsoVerifier("sso-docs-secret-0123").verify(response.json()["ssoData"])
     assert (user.id, user.username) == ("42", "ada")

@@ -95,7 +95,8 @@ def test_demo_site_ready_line_restart_and_clean_stops(run: type[Emulator], tmp_p
     ).json()["gc_url"]
     assert gc_url.startswith(f"{url}/widget/?website_id=demo&")
     code, stderr = first.stop(signal.SIGTERM)
-    assert code == 0, stderr
+    assert code == 143, stderr
+    assert stderr == "gcbridge emulator: stopped (SIGTERM)\n"
     assert "Traceback" not in stderr
     assert sum(bool(READY.match(line)) for line in first.seen) == 1
 
@@ -107,7 +108,7 @@ def test_demo_site_ready_line_restart_and_clean_stops(run: type[Emulator], tmp_p
     assert saved["sso_secret"] not in printed and saved["account_token"] not in printed
     assert httpx.get(f"{url}/healthz").status_code == 200
     code, stderr = second.stop(signal.SIGINT)  # Ctrl-C
-    assert code == 0, stderr
+    assert code == 130, stderr
     assert "Traceback" not in stderr and "KeyboardInterrupt" not in stderr
 
 
@@ -148,7 +149,10 @@ def test_port_in_use_is_a_clean_error(tmp_path: Path, capsys: pytest.CaptureFixt
         busy.listen()
         port = busy.getsockname()[1]
         assert main(["emulator", "--port", str(port), "--data-dir", str(tmp_path / "d")]) == 1
-    assert capsys.readouterr().err.startswith("gcbridge: error [bind_failed]: ")
+    err = capsys.readouterr().err
+    assert err.startswith("gcbridge: error [port_in_use]: ")
+    assert f"port {port}" in err and "--port" in err and err.count("\n") == 1
+    assert not (tmp_path / "d").exists()  # nothing written before the bind succeeded
 
 
 def test_help_lists_every_option(capsys: pytest.CaptureFixture[str]) -> None:

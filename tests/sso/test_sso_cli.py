@@ -31,10 +31,10 @@ def issue(capsys, *extra):
 
 
 def test_issue_prints_a_token_verifiable_with_the_env_secret(monkeypatch, capsys):
-    monkeypatch.setenv("GC_TEST_SSO", "cli-secret")
+    monkeypatch.setenv("GC_TEST_SSO", "cli-secret-0123456789")
     code, token, _ = issue(capsys, "--language", "fr", "--picture", "https://example.com/a.png")
     assert code == 0
-    user = SsoVerifier("cli-secret").verify(token, now=T)
+    user = SsoVerifier("cli-secret-0123456789").verify(token, now=T)
     assert (user.id, user.language, user.picture) == ("42", "fr", "https://example.com/a.png")
 
 
@@ -46,13 +46,13 @@ def test_unset_env_var_is_named(monkeypatch, capsys):
 
 
 def test_bad_user_fields_are_reported(monkeypatch, capsys):
-    monkeypatch.setenv("GC_TEST_SSO", "cli-secret")
+    monkeypatch.setenv("GC_TEST_SSO", "cli-secret-0123456789")
     code, out, err = issue(capsys, "--picture", "not-a-url")
     assert code == 1 and "picture" in err and "bad_user" in err
 
 
 def test_verify_prints_user_json_or_reason(monkeypatch, capsys):
-    monkeypatch.setenv("GC_TEST_SSO", "cli-secret")
+    monkeypatch.setenv("GC_TEST_SSO", "cli-secret-0123456789")
     _, token, _ = issue(capsys)
     assert main(["sso", "verify", "--secret-env", "GC_TEST_SSO", "--now", str(T + 10), token]) == 0
     assert json.loads(capsys.readouterr().out) == {
@@ -61,10 +61,10 @@ def test_verify_prints_user_json_or_reason(monkeypatch, capsys):
         "email": "ada@example.com",
     }
     assert main(["sso", "verify", "--secret-env", "GC_TEST_SSO", "--now", str(T + 331), token]) == 1
-    assert capsys.readouterr().out.startswith("invalid: expired")
+    assert capsys.readouterr().err.startswith("invalid: expired")
     monkeypatch.setenv("GC_TEST_SSO", "other")
     assert main(["sso", "verify", "--secret-env", "GC_TEST_SSO", "--now", str(T), token]) == 1
-    assert capsys.readouterr().out.startswith("invalid: bad_signature")
+    assert capsys.readouterr().err.startswith("invalid: bad_signature")
 
 
 def test_secret_never_accepted_on_the_command_line(capsys):

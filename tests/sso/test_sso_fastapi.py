@@ -18,7 +18,9 @@ SECRET = "sso-secret"
 def serve(current_user, **kw):
     clock = ManualClock(start=1_700_000_000)
     app = FastAPI()
-    app.include_router(sso_router(SsoIssuer(SECRET, clock=clock), current_user, **kw))
+    app.include_router(
+        sso_router(SsoIssuer(SECRET, clock=clock, allow_weak_secret=True), current_user, **kw)
+    )
     with BackgroundServer(lambda port: app) as server, httpx.Client(base_url=server.url) as http:
         yield http, clock
 

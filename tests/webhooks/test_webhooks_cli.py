@@ -50,9 +50,9 @@ def test_verify_valid_and_invalid(monkeypatch, capsys, body_file):
     assert main([*args, "--signature", good, str(body_file)]) == 0
     assert capsys.readouterr().out.strip() == "valid"
     assert main([*args, "--signature", "0" * 64, str(body_file)]) == 1
-    assert capsys.readouterr().out.startswith("invalid: signature_mismatch")
+    assert capsys.readouterr().err.startswith("invalid: signature_mismatch")
     assert main([*args, "--signature", good, "--check-time", str(body_file)]) == 1
-    assert capsys.readouterr().out.startswith("invalid: timestamp_too_old")
+    assert capsys.readouterr().err.startswith("invalid: timestamp_too_old")
 
 
 def test_unset_env_and_unreadable_file(monkeypatch, capsys, tmp_path):

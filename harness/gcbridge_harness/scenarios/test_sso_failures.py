@@ -47,7 +47,7 @@ def test_wrong_api_public_key(native_app, customer_backend, injection_point):
 def test_expired_sso_data(native_app, customer_backend, emulator, injection_point):
     from gcbridge.sso import SsoIssuer
 
-    issuer = SsoIssuer(emulator.site.sso_secret)
+    issuer = SsoIssuer(emulator.site.sso_secret, allow_weak_secret=True)
     # The browser runs on real time: ssoData issued 400 s ago is past 300 s + 30 s leeway.
     stale = lambda user: issuer.issue(user.sso_claims(), now=time.time() - 400)  # noqa: E731
     app = native_app(injection_point, user=customer_backend.new_user("expired"), sso_provider=stale)

@@ -13,9 +13,13 @@ CLI of a part lives beside nothing else::
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
+import signal
 import sys
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterator, Sequence
+from types import FrameType
 
 from gcbridge import __version__
 from gcbridge.errors import GcBridgeError
@@ -47,20 +51,52 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+class _Terminated(BaseException):
+    """SIGTERM before a command installed its own handler (startup, a one-shot command)."""
+
+
+def _raise_terminated(signum: int, frame: FrameType | None) -> None:
+    raise _Terminated
+
+
+@contextlib.contextmanager
+def _sigterm_as_exception() -> Iterator[None]:
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, _raise_terminated)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``gcbridge`` console script; returns the exit code."""
+    """Entry point of the ``gcbridge`` console script; returns the exit code.
+
+    Errors are one line on stderr, ``gcbridge: error [reason]: ...``: exit 1, or 2
+    for a usage problem such as a missing extra. SIGINT / SIGTERM stop any command
+    with one line and exit 130 / 143.
+    """
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
+    action = getattr(args, f"{args.command}_command", None)
+    name = f"gcbridge {args.command}" + (f" {action}" if action else "")
     try:
-        return int(args.func(args) or 0)
+        with _sigterm_as_exception():
+            return int(args.func(args) or 0)
     except GcBridgeError as exc:
         print(f"gcbridge: error [{exc.reason}]: {exc}", file=sys.stderr)
-        return 1
+        return int(getattr(exc, "exit_code", 1))
     except KeyboardInterrupt:
+        print(f"{name}: stopped (SIGINT)", file=sys.stderr)
         return 130
+    except _Terminated:
+        print(f"{name}: stopped (SIGTERM)", file=sys.stderr)
+        return 143
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -52,7 +52,13 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Handler of ``gcbridge demo``."""
-    from gcbridge.demo.runner import DemoOptions, run_demo
+    from gcbridge.cli.extras import require_extra
+
+    require_extra("gcbridge demo", "demo", ("fastapi", "uvicorn", "httpx", "playwright"))
+    from gcbridge.demo.runner import DemoOptions, choose_mode, run_demo
+
+    if choose_mode(args.headless) == "desktop":
+        require_extra("gcbridge demo (desktop mode; --headless needs less)", "demo", ("webview",))
 
     return run_demo(
         DemoOptions(

@@ -3,8 +3,10 @@
 Prints the generated demo site's credentials the first time (local development
 credentials, also saved in the data dir), then exactly one line
 ``gcbridge emulator ready on http://HOST:PORT`` once requests are accepted, so
-scripts and CI can wait for it. ``--port 0`` picks a free port and prints it.
-Ctrl-C or SIGTERM shuts down cleanly (exit status 0).
+scripts and CI can wait for it (or run ``gcbridge emulator ready``). ``--port 0``
+picks a free port and prints it. A busy port is one line naming the process that
+holds it; nothing is written to the data dir before the port is bound. Ctrl-C or
+SIGTERM shuts down cleanly with one line (exit status 130 / 143).
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ from typing import Any
 __all__ = ["register", "run"]
 
 _LOG_LEVELS = ("critical", "error", "warning", "info", "debug")
+# What ``gcbridge emulator`` imports beyond the base install: the [emulator] extra.
+EMULATOR_MODULES = ("fastapi", "uvicorn", "httpx")
 
 
 def _port(text: str) -> int:
@@ -42,7 +46,9 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--sites",
         metavar="FILE",
-        help="sites file (TOML, [[site]] tables); default: one generated demo site",
+        help="sites file: TOML, one [[site]] table per site with shortname, website_id,"
+        " sso_public_key, sso_secret, account_token, site_key_id, site_key_secret"
+        " (see examples/sites.toml); default: one generated demo site",
     )
     parser.add_argument(
         "--front-url", metavar="URL", help="widget front end address (default <base>/widget/)"
@@ -68,6 +74,16 @@ def register(parser: argparse.ArgumentParser) -> None:
         "--log-level", default="warning", choices=_LOG_LEVELS, help="server log level"
     )
     parser.set_defaults(func=run)
+    from gcbridge.cli import emulator_ready
+
+    parser.usage = (
+        "%(prog)s [--host HOST] [--port PORT] [--data-dir DIR] [--sites FILE] [...]\n"
+        "       %(prog)s ready [--url URL] [--timeout S]"
+    )
+    sub = parser.add_subparsers(dest="emulator_command", metavar="ready", required=False)
+    ready_help = "wait until an emulator answers (exit 0), or give up after --timeout (exit 1)"
+    ready = sub.add_parser("ready", allow_abbrev=False, help=ready_help, description=ready_help)
+    emulator_ready.register(ready)
 
 
 def _url(host: str, port: int) -> str:
@@ -78,7 +94,10 @@ def _check_options(args: argparse.Namespace) -> None:
     from urllib.parse import urlsplit
 
     from gcbridge.emulator.errors import ConfigError
+    from gcbridge.emulator.settings import parse_retry_schedule
 
+    if args.retry_schedule is not None:
+        parse_retry_schedule(args.retry_schedule)
     if not 0 <= args.port <= 65535:
         raise ConfigError(f"--port {args.port}: 0-65535 (0 picks a free port)", reason="bad_port")
     if not args.attempt_timeout > 0:
@@ -116,84 +135,52 @@ def _print_sites(settings: Any, args: argparse.Namespace) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Build the settings, bind, serve until Ctrl-C / SIGTERM."""
-    import asyncio
-    import contextlib
+    """Check the options and the sites file, bind, write the demo site, serve until a signal."""
     import dataclasses
-    import signal
-    import sys
-    import threading
-    from collections.abc import Iterator
 
-    import uvicorn
+    from gcbridge.cli.extras import require_extra
 
+    require_extra("gcbridge emulator", "emulator", EMULATOR_MODULES)
+
+    from gcbridge.cli.foreground import serve_foreground
+    from gcbridge.cli.ports import bind_port
     from gcbridge.emulator.app import create_app
-    from gcbridge.emulator.errors import ConfigError, EmulatorError
     from gcbridge.emulator.settings import Settings
-    from gcbridge.serving import bind_socket
+    from gcbridge.emulator.sites import load_sites
 
     _check_options(args)
-    # Settings first, so that a bad sites file is reported before anything listens.
-    settings = Settings.from_options(
-        host=args.host,
-        port=args.port or 8000,
-        data_dir=args.data_dir,
-        sites_file=args.sites,
-        front_url=args.front_url,
-        retry_schedule=args.retry_schedule,
-        allow_private_receivers=args.allow_private_receivers,
-        attempt_timeout=args.attempt_timeout,
-    )
+    if args.sites:
+        load_sites(args.sites)  # a bad sites file is reported before anything listens
+    # Bind before the settings: they create the data dir and the demo site, and a
+    # run that cannot listen must leave nothing behind.
+    sock = bind_port(args.host, args.port)
     try:
-        sock = bind_socket(args.host, args.port)
-    except OSError as exc:
-        raise ConfigError(
-            f"cannot listen on {_url(args.host, args.port)}: {exc.strerror or exc}",
-            reason="bind_failed",
-        ) from None
-    port = sock.getsockname()[1]
-    settings = dataclasses.replace(settings, port=port)
-    _print_sites(settings, args)
-    sys.stdout.flush()
-
-    class Server(uvicorn.Server):
-        # uvicorn re-raises a caught SIGINT/SIGTERM after shutting down, which
-        # turns a clean stop into a KeyboardInterrupt or a signal death; here a
-        # signal only asks the server to exit (a second Ctrl-C forces it).
-        @contextlib.contextmanager
-        def capture_signals(self) -> Iterator[None]:
-            if threading.current_thread() is not threading.main_thread():
-                yield
-                return
-            originals = {
-                sig: signal.signal(sig, self.handle_exit) for sig in (signal.SIGINT, signal.SIGTERM)
-            }
-            try:
-                yield
-            finally:
-                for sig, handler in originals.items():
-                    signal.signal(sig, handler)
-
-    app = create_app(settings)
-    config = uvicorn.Config(
-        app, log_level=args.log_level, lifespan="on", access_log=args.log_level in ("info", "debug")
-    )
-    server = Server(config)
-
-    async def serve() -> None:
-        task = asyncio.ensure_future(server.serve(sockets=[sock]))
-        while not server.started and not task.done():
-            await asyncio.sleep(0.01)
-        if server.started:
-            print(f"gcbridge emulator ready on {_url(args.host, port)}", flush=True)
-        await task
-
-    try:
-        asyncio.run(serve())
-    except SystemExit as exc:  # uvicorn exits this way when the app's startup fails
-        raise EmulatorError(
-            f"the emulator failed to start (status {exc.code})", reason="startup_failed"
-        ) from None
-    finally:
+        port = sock.getsockname()[1]
+        settings = Settings.from_options(
+            host=args.host,
+            port=port,
+            data_dir=args.data_dir,
+            sites_file=args.sites,
+            front_url=args.front_url,
+            retry_schedule=args.retry_schedule,
+            allow_private_receivers=args.allow_private_receivers,
+            attempt_timeout=args.attempt_timeout,
+        )
+        settings = dataclasses.replace(settings, port=port)
+        _print_sites(settings, args)
+        app = create_app(settings)
+    except BaseException:
         sock.close()
-    return 0
+        raise
+
+    def ready() -> None:
+        print(f"gcbridge emulator ready on {_url(args.host, port)}", flush=True)
+
+    return serve_foreground(
+        app,
+        sock,
+        name="gcbridge emulator",
+        log_level=args.log_level,
+        access_log=args.log_level in ("info", "debug"),
+        on_ready=ready,
+    )

@@ -1,7 +1,11 @@
 """``gcbridge sso issue | verify``: mint and check ssoData from the shell.
 
 The secret is read only from an environment variable (``--secret-env VAR``), so
-it never lands in shell history or the process list.
+it never lands in shell history or the process list. ``issue`` refuses a secret
+under 16 bytes (reason ``weak_secret``). ``verify`` prints the user as JSON on
+stdout (exit 0), or ``invalid: <reason> (...)`` on stderr (exit 1), with a hint
+when the token's timestamp is in milliseconds (ssoData carries Unix seconds).
+A token contains spaces: quote it, ``gcbridge sso verify --secret-env VAR "$TOKEN"``.
 """
 
 from __future__ import annotations
@@ -9,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sys
 
 from gcbridge.errors import GcBridgeError
 
@@ -54,6 +59,18 @@ def _issue(args: argparse.Namespace) -> int:
     return 0
 
 
+def _timestamp_hint(token: str) -> str:
+    """A hint when the token's last field is a timestamp in the wrong unit."""
+    fields = token.split()
+    stamp = fields[-1] if len(fields) == 3 else ""
+    if stamp.isdigit() and len(stamp) >= 12:
+        return (
+            f"; the timestamp {stamp} looks like milliseconds: ssoData carries Unix seconds"
+            " (10 digits), issue it with int(time.time())"
+        )
+    return ""
+
+
 def _verify(args: argparse.Namespace) -> int:
     from gcbridge.sso import SsoError, SsoVerifier
 
@@ -61,7 +78,7 @@ def _verify(args: argparse.Namespace) -> int:
     try:
         user = verifier.verify(args.token, now=args.now)
     except SsoError as exc:
-        print(f"invalid: {exc.reason} ({exc})")
+        print(f"invalid: {exc.reason} ({exc}){_timestamp_hint(args.token)}", file=sys.stderr)
         return 1
     print(json.dumps(user.claims(), ensure_ascii=False))
     return 0
@@ -102,8 +119,25 @@ def register(parser: argparse.ArgumentParser) -> None:
         metavar="VAR",
         help="environment variable holding the SSO secret",
     )
-    verify.add_argument("--max-age", type=float, default=300)
-    verify.add_argument("--leeway", type=float, default=30)
+    verify.add_argument(
+        "--max-age",
+        type=float,
+        default=300,
+        metavar="S",
+        help="token lifetime in seconds: older tokens are expired (default 300, as the service)",
+    )
+    verify.add_argument(
+        "--leeway",
+        type=float,
+        default=30,
+        metavar="S",
+        help="clock skew tolerated both ways, seconds: accepted when"
+        " -leeway <= now - issued <= max-age + leeway (default 30)",
+    )
     verify.add_argument("--now", type=float, help=argparse.SUPPRESS)
-    verify.add_argument("token", metavar="TOKEN")
+    verify.add_argument(
+        "token",
+        metavar="TOKEN",
+        help='the ssoData, "<message> <signature> <timestamp>": it has spaces, so quote it',
+    )
     verify.set_defaults(func=_verify)

@@ -37,7 +37,9 @@ def _secret(args: argparse.Namespace) -> str:
         return str(args.secret)
     if args.secret_env:
         return secret_from_env(args.secret_env)
-    raise CliError("give --secret-env VAR (or --secret S)", reason="secret_missing")
+    # Name only the options this sub-command has: sign and verify take no --secret.
+    plain = " (or --secret S)" if hasattr(args, "secret") else ""
+    raise CliError(f"give --secret-env VAR{plain}", reason="secret_missing")
 
 
 def _read_body(path: str) -> bytes:
@@ -51,24 +53,36 @@ def _read_body(path: str) -> bytes:
 
 
 def _listen(args: argparse.Namespace) -> int:
-    import uvicorn
+    from gcbridge.cli.extras import require_extra
 
-    from gcbridge.serving import bind_socket
+    require_extra("gcbridge webhooks listen", "emulator", ("fastapi", "uvicorn"))
+
+    from gcbridge.cli.foreground import serve_foreground
+    from gcbridge.cli.ports import bind_port
     from gcbridge.webhooks.listen import create_listen_app
 
     secret = _secret(args)
-    sock = bind_socket(args.host, args.port)
+    sock = bind_port(args.host, args.port)
     host, port = sock.getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host
-    print(f"gcbridge webhooks listening on http://{shown}:{port}/", flush=True)
     app = create_listen_app(secret, tolerance=args.tolerance)
-    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off")
-    server = uvicorn.Server(config)
-    try:
-        server.run(sockets=[sock])
-    finally:
-        sock.close()
-    return 0
+
+    def ready() -> None:
+        print(f"gcbridge webhooks listening on http://{shown}:{port}/", flush=True)
+
+    return serve_foreground(
+        app, sock, name="gcbridge webhooks listen", lifespan="off", on_ready=ready
+    )
+
+
+def _seconds_hint(timestamp: int) -> str:
+    """A hint when ``--timestamp`` looks like Unix seconds (webhooks use milliseconds)."""
+    if 0 < timestamp < 10**11:
+        return (
+            f"; --timestamp {timestamp} looks like seconds: webhook timestamps are epoch"
+            " milliseconds (13 digits), exactly as in the X-Webhook-Timestamp header"
+        )
+    return ""
 
 
 def _sign(args: argparse.Namespace) -> int:
@@ -76,6 +90,8 @@ def _sign(args: argparse.Namespace) -> int:
 
     secret = _secret(args)
     body = _read_body(args.file)
+    if _seconds_hint(args.timestamp):
+        print(f"note{_seconds_hint(args.timestamp)}", file=sys.stderr)
     for name, value in signed_headers(secret, args.timestamp, body).items():
         print(f"{name}: {value}")
     return 0
@@ -95,7 +111,7 @@ def _verify(args: argparse.Namespace) -> int:
     try:
         verify_signature(secret, body, headers, tolerance=args.tolerance, now=now)
     except WebhookError as exc:
-        print(f"invalid: {exc.reason} ({exc})")
+        print(f"invalid: {exc.reason} ({exc}){_seconds_hint(args.timestamp)}", file=sys.stderr)
         return 1
     print("valid")
     return 0

@@ -32,6 +32,8 @@ _FIELDS = (
     "site_key_id",
     "site_key_secret",
 )
+_SITE_HEADER = re.compile(r"^\s*\[\[\s*site\s*\]\]")
+_AT_LINE = re.compile(r"at line (\d+)")
 _SECRET_FIELDS = frozenset({"sso_secret", "account_token", "site_key_secret"})
 
 
@@ -118,24 +120,73 @@ def _site_from(raw: Mapping[str, Any], where: str) -> Site:
     missing = [k for k in _FIELDS if k not in raw]
     if missing:
         raise ConfigError(f"{where}: missing keys {missing}", reason="missing_field")
-    return Site(**{k: raw[k] for k in _FIELDS})
+    try:
+        return Site(**{k: raw[k] for k in _FIELDS})
+    except ConfigError as exc:
+        raise ConfigError(f"{where}: {exc}", reason=exc.reason) from None
+    except TypeError:  # a non-string value where a pattern is matched
+        raise ConfigError(
+            f"{where}: every key takes a quoted string", reason="missing_field"
+        ) from None
+
+
+def _site_lines(text: str) -> list[int]:
+    """The line number of each ``[[site]]`` header, in order."""
+    return [
+        number for number, line in enumerate(text.splitlines(), start=1) if _SITE_HEADER.match(line)
+    ]
+
+
+def _read_sites_text(p: Path) -> str:
+    if p.is_dir():
+        raise ConfigError(
+            f"sites file {p} is a directory; give the TOML file itself (see examples/sites.toml)",
+            reason="sites_file_is_directory",
+        )
+    try:
+        return p.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ConfigError(f"sites file {p} does not exist", reason="sites_file_missing") from None
+    except UnicodeDecodeError:
+        raise ConfigError(
+            f"sites file {p} is not UTF-8 text", reason="sites_file_invalid"
+        ) from None
+    except OSError as exc:
+        raise ConfigError(
+            f"cannot read sites file {p}: {exc.strerror or exc}", reason="sites_file_unreadable"
+        ) from None
 
 
 def load_sites(path: str | Path) -> Sites:
-    """Read a sites file (TOML, ``[[site]]`` tables)."""
+    """Read a sites file (TOML, ``[[site]]`` tables); errors name the line at fault."""
     p = Path(path)
+    text = _read_sites_text(p)
     try:
-        data = tomllib.loads(p.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ConfigError(f"sites file {p} does not exist", reason="sites_file_missing") from None
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
+        line = getattr(exc, "lineno", None) or _line_of(str(exc))
+        shown = ""
+        if line and 0 < line <= len(text.splitlines()):
+            shown = f": {text.splitlines()[line - 1].strip()!r}"
+        where = f"{p}:{line}" if line else str(p)
         raise ConfigError(
-            f"sites file {p} is not valid TOML: {exc}", reason="sites_file_invalid"
+            f"sites file {where} is not valid TOML{shown}: {exc}", reason="sites_file_invalid"
         ) from None
     tables = data.get("site")
     if not isinstance(tables, list) or not tables:
-        raise ConfigError(f"sites file {p} has no [[site]] table", reason="no_sites")
-    return Sites(_site_from(t, f"{p} [[site]] #{i + 1}") for i, t in enumerate(tables))
+        raise ConfigError(
+            f"sites file {p} has no [[site]] table (see examples/sites.toml)", reason="no_sites"
+        )
+    lines = _site_lines(text)
+    return Sites(
+        _site_from(t, f"{p}:{lines[i]} [[site]] #{i + 1}" if i < len(lines) else f"{p} #{i + 1}")
+        for i, t in enumerate(tables)
+    )
+
+
+def _line_of(message: str) -> int | None:
+    match = _AT_LINE.search(message)
+    return int(match.group(1)) if match else None
 
 
 def generate_demo_site(shortname: str = "demo") -> Site:

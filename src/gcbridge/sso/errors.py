@@ -5,6 +5,7 @@
           +-- SsoInvalid          reason: malformed, bad_timestamp, bad_signature,
           |                               bad_base64, bad_json, bad_user
           +-- SsoExpired          reason: expired, issued_in_future
+          +-- WeakSecret          reason: weak_secret (an issuer refused a short secret)
 
 Messages never contain the secret nor the token (a token is a credential for
 about five minutes): log them freely.
@@ -14,7 +15,14 @@ from __future__ import annotations
 
 from gcbridge.errors import GcBridgeError
 
-__all__ = ["SsoError", "SsoInvalid", "SsoExpired", "INVALID_REASONS", "EXPIRED_REASONS"]
+__all__ = [
+    "SsoError",
+    "SsoInvalid",
+    "SsoExpired",
+    "WeakSecret",
+    "INVALID_REASONS",
+    "EXPIRED_REASONS",
+]
 
 INVALID_REASONS = frozenset(
     {"malformed", "bad_timestamp", "bad_signature", "bad_base64", "bad_json", "bad_user"}
@@ -48,3 +56,9 @@ class SsoExpired(SsoError):
         """Unix seconds the token was issued at (its signed timestamp)."""
         self.now = now
         """The verifier's current time, Unix seconds."""
+
+
+class WeakSecret(SsoError, ValueError):
+    """An issuer was given an SSO secret shorter than ``MIN_SECRET_BYTES`` (16) bytes."""
+
+    reason = "weak_secret"

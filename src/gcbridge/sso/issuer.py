@@ -7,10 +7,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from gcbridge.clock import SYSTEM_CLOCK, Clock
+from gcbridge.sso.errors import WeakSecret
 from gcbridge.sso.format import assemble, encode_message
 from gcbridge.sso.user import SsoUser
 
-__all__ = ["SsoIssuer", "coerce_user", "MESSAGE_MEMO_SIZE"]
+__all__ = ["SsoIssuer", "coerce_user", "MESSAGE_MEMO_SIZE", "MIN_SECRET_BYTES"]
+
+MIN_SECRET_BYTES = 16
+"""Shortest SSO secret an issuer signs with (the site's secret is random, 32+ bytes)."""
 
 MESSAGE_MEMO_SIZE = 256
 """Users whose encoded message each issuer remembers (see ``SsoIssuer.issue``)."""
@@ -59,11 +63,34 @@ def _message_for(key: object) -> str:
     return encode_message(_claims(user))
 
 
-class SsoIssuer:
-    """Issues ssoData tokens signed with the site's SSO secret."""
+def _check_strength(secret: bytes) -> None:
+    if len(secret) < MIN_SECRET_BYTES:
+        raise WeakSecret(
+            f"the SSO secret is {len(secret)} bytes; an issuer needs at least "
+            f"{MIN_SECRET_BYTES} (use the site's secret, or a random one such as "
+            "secrets.token_urlsafe(32))"
+        )
 
-    def __init__(self, secret: str | bytes, *, clock: Clock = SYSTEM_CLOCK) -> None:
+
+class SsoIssuer:
+    """Issues ssoData tokens signed with the site's SSO secret.
+
+    A secret under 16 bytes raises :class:`~gcbridge.sso.errors.WeakSecret`
+    (reason ``weak_secret``): a short key can be guessed offline from one token.
+    ``allow_weak_secret=True`` lifts the check for the short example credentials
+    of tests and test vectors only.
+    """
+
+    def __init__(
+        self,
+        secret: str | bytes,
+        *,
+        clock: Clock = SYSTEM_CLOCK,
+        allow_weak_secret: bool = False,
+    ) -> None:
         self._secret = _secret_bytes(secret)
+        if not allow_weak_secret:
+            _check_strength(self._secret)
         self._clock = clock
         # A server issues a new token for the same user on every page: keep the
         # validated, encoded message of recent users (errors are not kept).

@@ -113,3 +113,13 @@ def _serve(request: Request, name: str) -> Response:
         raise ApiError(404, "not_found", "no such dashboard file")
     headers = security_headers(state_of(request).settings.widget_url)
     return Response(_read(name), media_type=media_type, headers=headers)
+
+
+@router.get("/favicon.ico")
+async def favicon() -> Response:
+    """The emulator's icon: browsers ask for it on every page, and a 404 is console noise."""
+    return Response(
+        _read("favicon.ico"),
+        media_type="image/x-icon",
+        headers={"Cache-Control": "public, max-age=86400", "X-Content-Type-Options": "nosniff"},
+    )

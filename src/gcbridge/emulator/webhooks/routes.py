@@ -58,8 +58,17 @@ def _invalid(reason: str, message: str) -> ApiError:
     return ApiError(400, reason, message)
 
 
-def _not_configured() -> ApiError:
-    return ApiError(404, "webhook_not_configured", "no webhook is set up for this website yet")
+def _not_configured(request: Request | None = None) -> ApiError:
+    # The dashboard reads the config on load, before any setup; a browser logs every
+    # non-2xx answer in its console as an error. So a same-origin page's fetch gets the
+    # service's other convention (spec 5.2): HTTP 200 with gcCode 404 in the body.
+    page = request is not None and request.headers.get("sec-fetch-site") == "same-origin"
+    return ApiError(
+        200 if page else 404,
+        "webhook_not_configured",
+        "no webhook is set up for this website yet",
+        gc_code=404,
+    )
 
 
 async def _json_body(request: Request) -> dict[str, Any]:
@@ -130,7 +139,7 @@ async def config(website_id: str, request: Request) -> dict[str, Any]:
     with state.db.read() as conn:
         found = get_config(conn, site.website_id)
     if found is None:
-        raise _not_configured()
+        raise _not_configured(request)
     return config_json(found)
 
 

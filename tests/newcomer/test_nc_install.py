@@ -1,0 +1,189 @@
+"""Issue 16, item 2 (and 3 for real): install as the README says, outside the checkout.
+
+A wheel is built from this checkout (``pip wheel --no-deps -w dist .``) and
+installed into fresh, isolated venvs (no system site-packages; dependencies come
+from the package index through pip's cache): one with the base install only,
+one with ``"<wheel>[harness]"``, and one editable from the checkout
+(``pip install -e .`` then ``-e ".[harness]"``). The README's commands then run
+there, from a directory outside the checkout. Slow (downloads on a cold cache).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import zipfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from nc_support import ROOT, Lines
+
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(1800)]
+
+
+def sh(argv: list[str], *, cwd: Path, env: dict[str, str] | None = None, timeout: float = 900):
+    return subprocess.run(
+        argv, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout, check=False
+    )
+
+
+def clean_env(venv: Path, **extra: str) -> dict[str, str]:
+    """A user's shell with the venv activated: no PYTHONPATH into the checkout."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "VIRTUAL_ENV"))}
+    env["PATH"] = f"{venv / 'bin'}{os.pathsep}{env.get('PATH', '')}"
+    env["VIRTUAL_ENV"] = str(venv)
+    env.pop("PYTEST_ADDOPTS", None)
+    env.update(extra)
+    return env
+
+
+def make_venv(where: Path) -> Path:
+    run = sh([sys.executable, "-m", "venv", str(where)], cwd=where.parent)
+    assert run.returncode == 0, run.stderr
+    cfg = (where / "pyvenv.cfg").read_text()
+    assert "include-system-site-packages = false" in cfg
+    return where
+
+
+def pip(venv: Path, *args: str, cwd: Path) -> None:
+    run = sh(
+        [str(venv / "bin" / "python"), "-m", "pip", "install", "-q", *args],
+        cwd=cwd,
+        env=clean_env(venv),
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+
+
+@pytest.fixture(scope="module")
+def work(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("newcomer-install")
+
+
+@pytest.fixture(scope="module")
+def wheel(work: Path) -> Path:
+    dist = work / "dist"
+    run = sh(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(dist), "."], cwd=ROOT
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    (built,) = dist.glob("gc_bridge-*-py3-none-any.whl")
+    return built
+
+
+@pytest.fixture(scope="module")
+def base_venv(work: Path, wheel: Path) -> Path:
+    venv = make_venv(work / "base")
+    pip(venv, str(wheel), cwd=work)
+    return venv
+
+
+@pytest.fixture(scope="module")
+def harness_venv(work: Path, wheel: Path) -> Path:
+    venv = make_venv(work / "harness")
+    pip(venv, f"{wheel}[harness]", cwd=work)  # as the README: "<wheel>[harness]"
+    return venv
+
+
+@pytest.fixture
+def outside(tmp_path: Path) -> Iterator[Path]:
+    """A project directory of the user's, far from the checkout."""
+    assert ROOT not in tmp_path.parents
+    yield tmp_path
+
+
+def test_the_wheel_carries_the_licence_and_bridge_js(wheel: Path) -> None:
+    names = zipfile.ZipFile(wheel).namelist()
+    assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names), names
+    assert "gcbridge/bridge.js" in names
+    assert "gcbridge/emulator/dashboard/static/favicon.ico" in names
+
+
+def test_the_base_install_runs_the_sdks_and_names_missing_extras(
+    base_venv: Path, wheel: Path, outside: Path
+) -> None:
+    env = clean_env(base_venv, GC_SSO_SECRET="a-secret-of-24-bytes-xyz", GC_WH="whsec_x")
+    gc = str(base_venv / "bin" / "gcbridge")
+    assert sh([gc, "bridge", "--version"], cwd=outside, env=env).stdout.strip() == "1.0.0"
+    token = sh(
+        [gc, "sso", "issue", "--secret-env", "GC_SSO_SECRET", "--id", "42"]
+        + ["--username", "ada", "--email", "ada@example.com"],
+        cwd=outside,
+        env=env,
+    )
+    assert token.returncode == 0, token.stderr
+    verify = sh(
+        [gc, "sso", "verify", "--secret-env", "GC_SSO_SECRET", token.stdout.strip()],
+        cwd=outside,
+        env=env,
+    )
+    assert verify.returncode == 0 and '"username": "ada"' in verify.stdout
+    python = str(base_venv / "bin" / "python")
+    probe = sh(
+        [
+            python,
+            "-c",
+            "import gcbridge.sso, gcbridge.webhooks, sys; "
+            "print(sorted(m for m in ('fastapi', 'uvicorn', 'playwright') if m in sys.modules))",
+        ],
+        cwd=outside,
+        env=env,
+    )
+    assert probe.returncode == 0 and probe.stdout.strip() == "[]", probe.stderr
+    for argv, extra in [
+        (["emulator"], "emulator"),
+        (["webhooks", "listen", "--port", "0", "--secret-env", "GC_WH"], "emulator"),
+        (["demo", "--headless"], "demo"),
+    ]:
+        run = sh([gc, *argv], cwd=outside, env=env)
+        assert run.returncode == 2, run.stdout + run.stderr
+        assert run.stderr.count("\n") == 1 and "Traceback" not in run.stderr, run.stderr
+        assert f"needs the [{extra}] extra" in run.stderr
+        # the exact command: this venv's python, this very wheel, the extra
+        assert f"{python} -m pip install '{wheel}[{extra}]'" in run.stderr
+    assert not (outside / ".gcbridge").exists()
+
+
+def test_the_harness_install_runs_the_readme_commands(harness_venv: Path, outside: Path) -> None:
+    env = clean_env(harness_venv)
+    gc = str(harness_venv / "bin" / "gcbridge")
+    emulator = Lines(
+        [gc, "emulator", "--port", "0", "--data-dir", ".gcbridge"], cwd=outside, env=env
+    )
+    try:
+        url = emulator.wait_for(r"ready on (http://\S+)$", timeout=120).group(1)
+        ready = sh([gc, "emulator", "ready", "--url", url, "--timeout", "30"], cwd=outside, env=env)
+        assert ready.returncode == 0, ready.stderr
+        code, err = emulator.signal_group(signal.SIGINT)
+        assert code == 130 and err == "gcbridge emulator: stopped (SIGINT)\n"
+    finally:
+        emulator.kill()
+    # the harness as the README runs it, against the shipped bridge.js (one scenario file
+    # here: the whole matrix runs in the suite and in the harness's own tests)
+    bridge = sh([gc, "bridge", "--path"], cwd=outside, env=env).stdout.strip()
+    run = sh(
+        [str(harness_venv / "bin" / "pytest"), "--pyargs", "gcbridge_harness.scenarios"]
+        + ["--gc-bridge", bridge, "-q", "-p", "no:cacheprovider", "-k", "login_on_ready"],
+        cwd=outside,
+        env=env,
+        timeout=900,
+    )
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    assert " passed" in run.stdout and " skipped" not in run.stdout, run.stdout[-2000:]
+
+
+def test_the_checkout_install_names_the_checkout_then_takes_the_extra(work: Path) -> None:
+    venv = make_venv(work / "checkout")
+    pip(venv, "-e", ".", cwd=ROOT)
+    env = clean_env(venv)
+    gc = str(venv / "bin" / "gcbridge")
+    run = sh([gc, "emulator", "--port", "0"], cwd=work, env=env)
+    assert run.returncode == 2, run.stderr
+    assert f"-m pip install -e '{ROOT}[emulator]'" in run.stderr
+    pip(venv, "-e", ".[harness]", cwd=ROOT)  # the README's line, from the checkout
+    helped = sh([gc, "emulator", "--help"], cwd=work, env=env)
+    assert helped.returncode == 0 and "ready" in helped.stdout
+    shutil.rmtree(venv)
