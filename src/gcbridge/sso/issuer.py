@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from gcbridge.clock import SYSTEM_CLOCK, Clock
+from gcbridge.sso.fields import fast_claims
 from gcbridge.sso.format import assemble, encode_message
 from gcbridge.sso.user import SsoUser
 
@@ -54,9 +55,19 @@ def _memo_key(user: object) -> object:
     return None
 
 
+def _claims_of(user: SsoUser | Mapping[str, Any]) -> dict[str, Any]:
+    # A plain dict that is certainly valid skips the model (same claims, same
+    # order); anything else goes through it, which raises the precise error.
+    if type(user) is dict:
+        claims = fast_claims(user)
+        if claims is not None:
+            return claims
+    return _claims(coerce_user(user))
+
+
 def _message_for(key: object) -> str:
-    user = key if isinstance(key, SsoUser) else coerce_user(dict(key))  # type: ignore[call-overload]
-    return encode_message(_claims(user))
+    user = key if isinstance(key, SsoUser) else dict(key)  # type: ignore[call-overload]
+    return encode_message(_claims_of(user))
 
 
 class SsoIssuer:
@@ -78,7 +89,7 @@ class SsoIssuer:
         if key is not None:
             message = self._message_of(key)
         else:
-            message = encode_message(_claims(coerce_user(user)))
+            message = encode_message(_claims_of(user))
         timestamp = int(self._clock.now() if now is None else now)
         if timestamp < 0:
             raise ValueError("cannot issue ssoData before the Unix epoch")

@@ -14,6 +14,7 @@ from pydantic import ValidationError
 
 from gcbridge.clock import SYSTEM_CLOCK, Clock
 from gcbridge.sso.errors import SsoExpired, SsoInvalid
+from gcbridge.sso.fields import describe_errors
 from gcbridge.sso.format import _ALGORITHM, decode_message, signing_input, split_token
 from gcbridge.sso.issuer import _secret_bytes
 from gcbridge.sso.policy import DEFAULT_LEEWAY, DEFAULT_MAX_AGE, sso_age_verdict
@@ -32,10 +33,17 @@ def _user_from_message(message: str) -> SsoUser:
     try:
         return SsoUser.model_validate(claims)
     except ValidationError as exc:
-        fields = sorted({".".join(str(p) for p in err["loc"]) or "user" for err in exc.errors()})
-        raise SsoInvalid(
-            f"the user in ssoData is invalid: {', '.join(fields)}", reason="bad_user"
-        ) from None
+        raise user_refused(exc) from None
+
+
+def user_refused(exc: ValidationError) -> SsoInvalid:
+    """The ``bad_user`` refusal for a user the model refused: every field named, and why."""
+    problems = describe_errors(exc.errors())
+    return SsoInvalid(
+        "the user in ssoData is invalid: " + "; ".join(p.message for p in problems),
+        reason="bad_user",
+        problems=problems,
+    )
 
 
 class SsoVerifier:
