@@ -90,8 +90,10 @@ class UserProblem(NamedTuple):
 
 def meant_field(name: str) -> str | None:
     """The service's field that ``name`` probably stands for, or ``None``."""
+    if name in FIELDS:
+        return None
     key = name.strip().lower()
-    if key in FIELDS and key != name:
+    if key in FIELDS:
         return key  # "Email" -> "email"
     if key in MEANT_FIELD:
         return MEANT_FIELD[key]
