@@ -86,10 +86,7 @@ class SsoIssuer:
     def issue(self, user: SsoUser | Mapping[str, Any], now: float | None = None) -> str:
         """A fresh token for ``user``; invalid user fields raise ``ValueError``."""
         key = _memo_key(user)
-        if key is not None:
-            message = self._message_of(key)
-        else:
-            message = encode_message(_claims_of(user))
+        message = self._message_of(key) if key is not None else encode_message(_claims_of(user))
         timestamp = int(self._clock.now() if now is None else now)
         if timestamp < 0:
             raise ValueError("cannot issue ssoData before the Unix epoch")

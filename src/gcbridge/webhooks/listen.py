@@ -57,9 +57,10 @@ def format_verified(delivery: Any) -> str:
     event = delivery.event
     comment = event.data.comment
     retry = "?" if delivery.retry_count is None else delivery.retry_count
+    name = excerpt(comment.author.name, _FIELD)
     return (
         f"VERIFIED  {event.event_type:<16} delivery={printable(delivery.delivery_id or '-')} "
-        f"retry={retry} comment={printable(comment.id)} by {excerpt(comment.author.name, _FIELD)!r} "
+        f"retry={retry} comment={printable(comment.id)} by {name!r} "
         f"status={printable(comment.status)}: {excerpt(comment.content)!r}"
     )
 

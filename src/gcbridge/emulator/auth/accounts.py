@@ -149,7 +149,9 @@ async def sso_login(body: SsoLoginBody, request: Request) -> Response:
             401, "sso_expired", f"ssoData expired ({exc.reason}); fetch a fresh one"
         ) from None
     except SsoError as exc:
-        raise ApiError(401, "sso_invalid", f"ssoData rejected ({exc.reason})") from None
+        # A refused user says which field and the field meant (never the token).
+        detail = f": {exc}" if exc.reason == "bad_user" else ""
+        raise ApiError(401, "sso_invalid", f"ssoData rejected ({exc.reason}){detail}") from None
 
     def write() -> dict[str, Any] | None:
         now = state.clock.now()
