@@ -71,9 +71,17 @@ def test_real_names_still_pass(username):
 
 @pytest.mark.parametrize(
     ("field", "meant"),
-    [("avatar", "picture"), ("avatar_url", "picture"), ("name", "username"),
-     ("user_id", "id"), ("lang", "language"), ("locale", "language"), ("Email", "email"),
-     ("usrname", "username"), ("mail", "email")],
+    [
+        ("avatar", "picture"),
+        ("avatar_url", "picture"),
+        ("name", "username"),
+        ("user_id", "id"),
+        ("lang", "language"),
+        ("locale", "language"),
+        ("Email", "email"),
+        ("usrname", "username"),
+        ("mail", "email"),
+    ],
 )
 def test_unknown_field_names_the_field_meant(field, meant):
     exc = refusal({**ADA, field: "https://example.com/a.png" if meant == "picture" else "x"})
@@ -128,8 +136,18 @@ user_values = st.one_of(
     st.integers(),
     st.text(max_size=12),
     st.sampled_from(
-        ["ada@example.com", "a@b.co\n", "https://example.com/a.png", "fr-FR", "en\n", " ",
-         "https://x", "\u202e", "ada", "42"]
+        [
+            "ada@example.com",
+            "a@b.co\n",
+            "https://example.com/a.png",
+            "fr-FR",
+            "en\n",
+            " ",
+            "https://x",
+            "\u202e",
+            "ada",
+            "42",
+        ]
     ),
 )
 users = st.dictionaries(
