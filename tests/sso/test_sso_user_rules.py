@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 
 from gcbridge.sso import SsoInvalid, SsoIssuer, SsoUser, SsoVerifier
 from gcbridge.sso.fields import fast_claims, meant_field
-from gcbridge.sso.format import assemble
+from gcbridge.sso.format import assemble, encode_checked_message, encode_message
+from gcbridge.sso.user import user_from_checked_claims
 
 SECRET = "sso-secret"
 T = 1_700_000_000
@@ -165,3 +166,14 @@ def test_the_fast_path_accepts_only_what_the_model_accepts(user):
         model = SsoUser.model_validate(user)
         assert claims == model.claims()
         assert list(claims) == list(model.claims())  # same order: same tokens
+        assert encode_checked_message(claims) == encode_message(model.claims())  # same bytes
+        fast_user = user_from_checked_claims(claims)
+        assert fast_user == model and hash(fast_user) == hash(model)
+        assert fast_user.model_dump() == model.model_dump()
+
+
+@settings(max_examples=200)
+@given(st.text(max_size=30), st.text(max_size=30))
+def test_checked_messages_encode_any_text_as_the_json_module_does(username, bio):
+    claims = {"id": "1", "username": username, "email": "a@b.co", "bio": bio}
+    assert encode_checked_message(claims) == encode_message(claims)

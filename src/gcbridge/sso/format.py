@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import binascii
 import hashlib
+import hmac
 import json
 import re
 from collections.abc import Mapping
@@ -35,7 +36,10 @@ __all__ = [
     "compute_signature",
     "signature_matches",
     "encode_message",
+    "encode_checked_message",
     "decode_message",
+    "TOKEN_SHAPE",
+    "hmac_digest",
     "assemble",
 ]
 
@@ -49,6 +53,19 @@ _ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
 _MESSAGE = re.compile(r"[A-Za-z0-9+/=]+")
 _SIGNATURE = re.compile(r"[0-9a-f]{40}")
 _TIMESTAMP = re.compile(r"[0-9]{1,12}")
+TOKEN_SHAPE = re.compile(r"([A-Za-z0-9+/=]+) ([0-9a-f]{40}) ([0-9]{1,12})")
+"""The three fields at once: a full match is exactly what :func:`split_token` accepts."""
+# The C string encoder json uses with ensure_ascii=False, and the C scanner of
+# json.loads: the verifier's and issuer's hot paths call them without the
+# Python-level wrappers (same output; anything unusual takes the full path).
+_JSON_STR = json.encoder.encode_basestring
+try:  # hmac.digest minus its Python wrapper (the same OpenSSL one-shot HMAC)
+    from _hashlib import hmac_digest as _hmac_digest
+except ImportError:  # pragma: no cover - a Python built without OpenSSL
+    _hmac_digest = hmac.digest
+hmac_digest = _hmac_digest
+"""``hmac.digest(key, msg, name)``: one-shot HMAC, in C."""
+_SCAN_ONCE = json.JSONDecoder().scan_once
 
 
 class SsoParts(NamedTuple):
@@ -92,7 +109,8 @@ def signing_input(message: str, timestamp: int) -> bytes:
 
 def compute_signature(secret: str | bytes, message: str, timestamp: int) -> str:
     """Lowercase hex HMAC-SHA1 of the signing input."""
-    return _ALGORITHM.get_signature(want_bytes(secret), signing_input(message, timestamp)).hex()
+    # hmac.digest: the one-shot C path of what itsdangerous's HMACAlgorithm computes.
+    return hmac_digest(want_bytes(secret), signing_input(message, timestamp), "sha1").hex()
 
 
 def signature_matches(secret: str | bytes, message: str, timestamp: int, signature: str) -> bool:
@@ -110,6 +128,24 @@ def encode_message(claims: Mapping[str, Any]) -> str:
     return binascii.b2a_base64(text.encode("utf-8"), newline=False).decode("ascii")
 
 
+def encode_checked_message(claims: dict[str, str]) -> str:
+    """:func:`encode_message` for claims whose values are all ``str`` (checked claims)."""
+    text = "{" + ",".join([f'"{k}":{_JSON_STR(v)}' for k, v in claims.items()]) + "}"
+    return binascii.b2a_base64(text.encode("utf-8"), newline=False).decode("ascii")
+
+
+def _loads(text: str) -> Any:
+    # json.loads(text) for the common shape "{...}" with nothing around it.
+    if text[:1] == "{":
+        try:
+            value, end = _SCAN_ONCE(text, 0)
+        except (StopIteration, ValueError, RecursionError):
+            end = -1
+        if end == len(text):
+            return value
+    return json.loads(text)  # the full path, and its errors
+
+
 def decode_message(message: str) -> dict[str, Any]:
     """The JSON object inside an authenticated message; raises ``SsoInvalid`` otherwise."""
     try:
@@ -118,7 +154,7 @@ def decode_message(message: str) -> dict[str, Any]:
     except (binascii.Error, ValueError):
         raise SsoInvalid("the message is not valid base64", reason="bad_base64") from None
     try:
-        value = json.loads(raw.decode("utf-8"))
+        value = _loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, RecursionError):
         raise SsoInvalid("the message is not UTF-8 JSON", reason="bad_json") from None
     except ValueError:

@@ -8,7 +8,7 @@ from typing import Any
 
 from gcbridge.clock import SYSTEM_CLOCK, Clock
 from gcbridge.sso.fields import fast_claims
-from gcbridge.sso.format import assemble, encode_message
+from gcbridge.sso.format import encode_checked_message, encode_message, hmac_digest
 from gcbridge.sso.user import SsoUser
 
 __all__ = ["SsoIssuer", "coerce_user", "MESSAGE_MEMO_SIZE"]
@@ -55,19 +55,19 @@ def _memo_key(user: object) -> object:
     return None
 
 
-def _claims_of(user: SsoUser | Mapping[str, Any]) -> dict[str, Any]:
+def _encoded(user: SsoUser | Mapping[str, Any]) -> str:
     # A plain dict that is certainly valid skips the model (same claims, same
-    # order); anything else goes through it, which raises the precise error.
+    # order, same bytes); anything else goes through it, which raises the
+    # precise error.
     if type(user) is dict:
         claims = fast_claims(user)
         if claims is not None:
-            return claims
-    return _claims(coerce_user(user))
+            return encode_checked_message(claims)
+    return encode_message(_claims(coerce_user(user)))
 
 
 def _message_for(key: object) -> str:
-    user = key if isinstance(key, SsoUser) else dict(key)  # type: ignore[call-overload]
-    return encode_message(_claims_of(user))
+    return _encoded(key if isinstance(key, SsoUser) else dict(key))  # type: ignore[call-overload]
 
 
 class SsoIssuer:
@@ -85,9 +85,17 @@ class SsoIssuer:
 
     def issue(self, user: SsoUser | Mapping[str, Any], now: float | None = None) -> str:
         """A fresh token for ``user``; invalid user fields raise ``ValueError``."""
-        key = _memo_key(user)
-        message = self._message_of(key) if key is not None else encode_message(_claims_of(user))
+        # A plain valid dict is checked and encoded directly (cheaper than a memo
+        # lookup); a model or an unusual mapping goes through the memo.
+        claims = fast_claims(user) if type(user) is dict else None
+        if claims is not None:
+            message = encode_checked_message(claims)
+        else:
+            key = _memo_key(user)
+            message = self._message_of(key) if key is not None else _encoded(user)
         timestamp = int(self._clock.now() if now is None else now)
         if timestamp < 0:
             raise ValueError("cannot issue ssoData before the Unix epoch")
-        return assemble(self._secret, message, timestamp)
+        # format.assemble, inlined: the secret is already bytes.
+        signed = f"{message} {timestamp}".encode("ascii")
+        return f"{message} {hmac_digest(self._secret, signed, 'sha1').hex()} {timestamp}"
