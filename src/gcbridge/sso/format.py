@@ -62,10 +62,10 @@ _JSON_STR = json.encoder.encode_basestring
 try:  # hmac.digest minus its Python wrapper (the same OpenSSL one-shot HMAC)
     from _hashlib import hmac_digest as _hmac_digest
 except ImportError:  # pragma: no cover - a Python built without OpenSSL
-    _hmac_digest = hmac.digest
+    _hmac_digest = hmac.digest  # type: ignore[assignment]
 hmac_digest = _hmac_digest
 """``hmac.digest(key, msg, name)``: one-shot HMAC, in C."""
-_SCAN_ONCE = json.JSONDecoder().scan_once
+_SCAN_ONCE = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
 
 
 class SsoParts(NamedTuple):
