@@ -82,9 +82,7 @@ assert len(SIGNATURE_HEADER) == _NAME_LENGTH
 try:
     from _hashlib import hmac_new as _hmac_new
 except ImportError:  # pragma: no cover - a Python built without OpenSSL
-
-    def _hmac_new(key: bytes, msg: bytes, digestmod: str) -> Any:
-        return hmac.new(key, msg, digestmod)
+    _hmac_new = hmac.new  # type: ignore[assignment]
 
 
 # An HMAC keyed once per secret, copied for every request: the key schedule
