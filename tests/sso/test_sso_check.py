@@ -216,3 +216,22 @@ def test_a_bad_header_argument_is_a_usage_error(backend, capsys):
         ]
     )
     assert code == 1 and "[bad_header]" in capsys.readouterr().err
+
+
+def test_the_readme_backend_passes_the_check(capsys, monkeypatch):
+    """README: `gcbridge sso check` on docs_src/sso_backend.py, with and without the session."""
+    import importlib.util
+    from pathlib import Path
+
+    from gcbridge.serving import BackgroundServer
+
+    path = Path(__file__).parents[2] / "docs_src" / "sso_backend.py"
+    spec = importlib.util.spec_from_file_location("docs_src_sso_backend_check", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    with BackgroundServer(lambda port: module.app) as server:
+        url = server.url + "/sso-data"
+        code, out = check(capsys, url, "--header", "Authorization: Bearer session-of-ada")
+        assert code == 0 and out.startswith("ok: valid ssoData for id='42' username='ada'")
+        code, out = check(capsys, url)
+        assert code == 1 and out.startswith("http_status: the endpoint answered HTTP 401")
