@@ -177,3 +177,24 @@ def test_the_fast_path_accepts_only_what_the_model_accepts(user):
 def test_checked_messages_encode_any_text_as_the_json_module_does(username, bio):
     claims = {"id": "1", "username": username, "email": "a@b.co", "bio": bio}
     assert encode_checked_message(claims) == encode_message(claims)
+
+
+huge_json = st.builds(
+    lambda digits, where: (
+        '{"id": "1", "username": "a", "email": "a@b.co", "n": ' + "9" * digits + "}"
+        if where
+        else '{"id": ' + "1" * digits + ', "username": "a", "email": "a@b.co"}'
+    ),
+    st.integers(min_value=4290, max_value=9000),
+    st.booleans(),
+).map(str.encode)
+
+
+@settings(max_examples=60)
+@given(st.binary(max_size=300) | huge_json)
+def test_any_signed_bytes_raise_only_sso_errors(raw):
+    token = assemble(SECRET, base64.b64encode(raw).decode(), T)
+    try:
+        SsoVerifier(SECRET).verify(token, now=T)
+    except SsoInvalid as exc:
+        assert exc.reason in {"bad_json", "bad_user", "bad_base64", "malformed"}

@@ -162,3 +162,21 @@ def test_token_of_another_site_is_refused_by_name(emulator, capsys):
         == 1
     )
     assert "[wrong_site]" in capsys.readouterr().err
+
+
+def test_a_delivery_left_for_a_retry_is_exit_1_with_its_next_attempt(
+    tmp_path, receiver, monkeypatch, capsys
+):
+    monkeypatch.setenv("GC_ACCOUNT_TOKEN", EXAMPLE_SITE.account_token)
+    receiver.status = 503
+    with running_emulator(tmp_path / "default-schedule") as emu:
+        import httpx
+
+        httpx.post(
+            f"{emu.url}/webhook/website/{WID}/setup",
+            json={"url": receiver.server.url + "/hook"},
+            headers={"Authorization": f"Bearer {EXAMPLE_SITE.account_token}"},
+        )
+        assert cli(emu, "trigger", "comment.created") == 1
+    out = capsys.readouterr().out
+    assert "status pending, response 503" in out and "next attempt " in out

@@ -77,7 +77,9 @@ class SsoIssuer:
         self._secret = _secret_bytes(secret)
         self._clock = clock
         # A server issues a new token for the same user on every page: keep the
-        # validated, encoded message of recent users (errors are not kept).
+        # validated, encoded message of recent users (errors are not kept). Plain
+        # dicts that pass fields.fast_claims skip it: checking and encoding them
+        # directly costs less than building the memo key.
         self._message_of = functools.lru_cache(maxsize=MESSAGE_MEMO_SIZE)(_message_for)
 
     def __repr__(self) -> str:
