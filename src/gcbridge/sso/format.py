@@ -40,6 +40,7 @@ __all__ = [
     "decode_message",
     "TOKEN_SHAPE",
     "hmac_digest",
+    "keyed_sha1",
     "assemble",
 ]
 
@@ -59,12 +60,24 @@ TOKEN_SHAPE = re.compile(r"([A-Za-z0-9+/=]+) ([0-9a-f]{40}) ([0-9]{1,12})")
 # json.loads: the verifier's and issuer's hot paths call them without the
 # Python-level wrappers (same output; anything unusual takes the full path).
 _JSON_STR = json.encoder.encode_basestring
-try:  # hmac.digest minus its Python wrapper (the same OpenSSL one-shot HMAC)
+try:  # hmac.digest and hmac.new minus their Python wrappers (the same OpenSSL HMAC)
     from _hashlib import hmac_digest as _hmac_digest
+    from _hashlib import hmac_new as _hmac_new
 except ImportError:  # pragma: no cover - a Python built without OpenSSL
     _hmac_digest = hmac.digest  # type: ignore[assignment]
+    _hmac_new = hmac.new  # type: ignore[assignment]
 hmac_digest = _hmac_digest
 """``hmac.digest(key, msg, name)``: one-shot HMAC, in C."""
+
+
+def keyed_sha1(secret: bytes) -> Any:
+    """An HMAC-SHA1 keyed with ``secret`` to ``copy()`` per token (the key schedule done once).
+
+    Never updated itself, only copied, so one instance serves every thread.
+    """
+    return _hmac_new(secret, b"", "sha1")
+
+
 _SCAN_ONCE = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
 
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from gcbridge.clock import SYSTEM_CLOCK, Clock
 from gcbridge.sso.fields import fast_claims
-from gcbridge.sso.format import encode_checked_message, encode_message, hmac_digest
+from gcbridge.sso.format import encode_checked_message, encode_message, keyed_sha1
 from gcbridge.sso.user import SsoUser
 
 __all__ = ["SsoIssuer", "coerce_user", "MESSAGE_MEMO_SIZE"]
@@ -75,6 +75,7 @@ class SsoIssuer:
 
     def __init__(self, secret: str | bytes, *, clock: Clock = SYSTEM_CLOCK) -> None:
         self._secret = _secret_bytes(secret)
+        self._keyed = keyed_sha1(self._secret)
         self._clock = clock
         # A server issues a new token for the same user on every page: keep the
         # validated, encoded message of recent users (errors are not kept). Plain
@@ -100,4 +101,6 @@ class SsoIssuer:
             raise ValueError("cannot issue ssoData before the Unix epoch")
         # format.assemble, inlined: the secret is already bytes.
         signed = f"{message} {timestamp}".encode("ascii")
-        return f"{message} {hmac_digest(self._secret, signed, 'sha1').hex()} {timestamp}"
+        mac = self._keyed.copy()
+        mac.update(signed)
+        return f"{message} {mac.hexdigest()} {timestamp}"

@@ -20,7 +20,7 @@ from gcbridge.sso.format import (
     MAX_TOKEN_LENGTH,
     TOKEN_SHAPE,
     decode_message,
-    hmac_digest,
+    keyed_sha1,
     split_token,
 )
 from gcbridge.sso.issuer import _secret_bytes
@@ -71,6 +71,7 @@ class SsoVerifier:
         if not keys:
             raise ValueError("at least one SSO secret is needed")
         self._secrets = tuple(_secret_bytes(k) for k in keys)
+        self._keyed = tuple(keyed_sha1(k) for k in self._secrets)
         if max_age < 0 or leeway < 0:
             raise ValueError("max_age and leeway must not be negative")
         self.max_age = max_age
@@ -107,8 +108,10 @@ class SsoVerifier:
         # Try every key even after a match would be found: the loop is tiny and
         # its duration then depends only on how many secrets are configured.
         matched = False
-        for secret in self._secrets:
-            matched |= compare_digest(hmac_digest(secret, signed, "sha1"), mac)
+        for keyed in self._keyed:
+            check = keyed.copy()
+            check.update(signed)
+            matched |= compare_digest(check.digest(), mac)
         if not matched:
             raise SsoInvalid(
                 "the signature does not match any accepted secret", reason="bad_signature"
