@@ -139,7 +139,11 @@ def register(parser: argparse.ArgumentParser) -> None:
     )
     check.add_argument("--json", action="store_true", help="print one JSON object")
     check.add_argument("--timeout", type=float, default=10, help="seconds (default 10)")
-    check.add_argument("--max-age", type=float, default=300)
-    check.add_argument("--leeway", type=float, default=30)
+    check.add_argument(
+        "--max-age", type=float, default=300, help="token lifetime, seconds (default 300)"
+    )
+    check.add_argument(
+        "--leeway", type=float, default=30, help="clock-skew allowance, seconds (default 30)"
+    )
     check.add_argument("--now", type=float, help=argparse.SUPPRESS)
     check.set_defaults(func=_check)
