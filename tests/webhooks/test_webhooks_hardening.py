@@ -67,3 +67,21 @@ async def _post_evil_requests(lines):
 def test_format_rejected_bounds_long_values():
     line = format_rejected("signature_mismatch", "x" * 10_000, "9" * 500)
     assert len(line) < 200
+
+
+def test_a_receiver_app_answers_400_not_500_to_an_authentic_huge_integer(gc_webhook):
+    from fastapi import Depends, FastAPI
+
+    from gcbridge.webhooks import WebhookEvent
+    from gcbridge.webhooks.receiver import WebhookReceiver
+
+    receiver = WebhookReceiver(SECRET)
+    app = FastAPI(exception_handlers=receiver.exception_handlers)
+
+    @app.post("/hook")
+    def hook(event: WebhookEvent = Depends(receiver)) -> dict[str, bool]:
+        return {"ok": True}
+
+    gc_webhook.configure(app, secret=SECRET, path="/hook")
+    answer = gc_webhook(HUGE)
+    assert answer.status_code == 400 and answer.json()["error"] == "malformed_payload"
