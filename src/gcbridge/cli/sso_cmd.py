@@ -45,10 +45,9 @@ def _issue(args: argparse.Namespace) -> int:
     try:
         token = SsoIssuer(secret).issue(user, now=args.now)
     except ValidationError as exc:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in err['loc']) or 'user'}: {err['msg']}"
-            for err in exc.errors()
-        )
+        from gcbridge.sso.fields import describe_errors
+
+        problems = "; ".join(p.message for p in describe_errors(exc.errors()))
         raise CliError(f"invalid user: {problems}", reason="bad_user") from None
     print(token)
     return 0
