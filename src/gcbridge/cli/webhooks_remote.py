@@ -158,11 +158,6 @@ class EmulatorClient:
         call: dict[str, Any] = data["call"]
         return call
 
-    def call(self, call_id: str, *, event_type: str | None = None) -> dict[str, Any] | None:
-        """The call ``call_id`` as the journal shows it now (the newest 200 are searched)."""
-        page, _ = self.calls(event_type=event_type, limit=200)
-        return next((c for c in page if c.get("id") == call_id), None)
-
     def fire(self, event_type: str) -> Fired:
         """Make the emulator fire ``event_type`` through its own routes, as a test user."""
         if event_type not in EVENT_TYPES:
