@@ -7,7 +7,7 @@ Baselines on the same bodies:
   the signature check only, like ours (its default also JSON-parses the body);
 - the stdlib floor: ``hmac.new(key, ts + b"." + body, sha256).hexdigest()`` and
   ``hmac.compare_digest``, nothing else.
-Goals: faster than standardwebhooks (> 1x), >= 0.7x the floor.
+Goals: faster than standardwebhooks (> 1x), >= 0.8x the floor (issue 13; 0.7x in issue 6).
 """
 
 from __future__ import annotations
@@ -110,8 +110,8 @@ def run(quick: bool) -> Row:
                 rates["ours"],
                 rates["floor"],
                 "hmac hexdigest + compare_digest",
-                goal=">= 0.7x",
-                goal_ratio=0.7,
+                goal=">= 0.8x",
+                goal_ratio=0.8,
                 rounds=rounds,
             )
         )

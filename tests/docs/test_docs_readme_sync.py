@@ -13,6 +13,7 @@ def test_readme_examples_are_the_tested_modules():
     assert {name for name, _ in blocks} >= {
         "docs_src/receiver_fastapi.py",
         "docs_src/sso_backend.py",
+        "docs_src/receiver_tests.py",
     }
     for name, body in blocks:
         assert body == (ROOT / name).read_text(encoding="utf-8"), (

@@ -24,6 +24,7 @@ from gcbridge.webhooks import (
     verify_signature,
 )
 from gcbridge.webhooks.errors import VERIFICATION_REASONS
+from gcbridge.webhooks.testing import sample_event
 
 SEED = 20240602
 FUZZ = settings(
@@ -34,40 +35,7 @@ SECRET = "a3" * 32
 NOW = 1_700_000_000.0
 TS_MS = int(NOW * 1000)
 
-EVENT: dict[str, Any] = {
-    "event_type": "comment.created",
-    "timestamp": TS_MS,
-    "website_id": "5f1c0ffee0ddba11c0ffee00",
-    "data": {
-        "comment": {
-            "id": "c1",
-            "external_id": None,
-            "content": "hello",
-            "created_at": "2024-01-01T00:00:00Z",
-            "updated_at": "2024-01-01T00:00:00Z",
-            "thread_id": "t1",
-            "external_thread_id": "a-1",
-            "parent_id": None,
-            "external_parent_id": None,
-            "status": "approved",
-            "author": {
-                "id": "u1",
-                "external_id": "42",
-                "guest": False,
-                "name": "ada",
-                "email": "ada@example.com",
-                "avatar": "https://example.com/a.png",
-            },
-        },
-        "thread": {
-            "id": "t1",
-            "page_title": "T",
-            "created_at": "2024-01-01T00:00:00Z",
-            "updated_at": "2024-01-01T00:00:00Z",
-            "external_id": "a-1",
-        },
-    },
-}
+EVENT: dict[str, Any] = sample_event("comment.created", timestamp_ms=TS_MS, content="hello")
 
 header_names = st.sampled_from(
     [

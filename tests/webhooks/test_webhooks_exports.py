@@ -10,6 +10,7 @@ import pytest
 MODULES = [
     "gcbridge.sso",
     "gcbridge.sso.errors",
+    "gcbridge.sso.fields",
     "gcbridge.sso.format",
     "gcbridge.sso.issuer",
     "gcbridge.sso.policy",
@@ -24,6 +25,9 @@ MODULES = [
     "gcbridge.webhooks.delivery_log",
     "gcbridge.webhooks.receiver",
     "gcbridge.webhooks.listen",
+    "gcbridge.webhooks.testing",
+    "gcbridge.webhooks.pytest_plugin",
+    "gcbridge.cli.webhooks_remote",
 ]
 
 
@@ -59,9 +63,10 @@ def test_package_all_covers_the_contract_names():
 
 def test_core_imports_need_no_web_framework():
     code = (
-        "import sys, gcbridge.sso, gcbridge.webhooks\n"
+        "import sys, gcbridge.sso, gcbridge.webhooks, gcbridge.webhooks.testing\n"
         "import gcbridge.cli.sso_cmd, gcbridge.cli.webhooks_cmd\n"
-        "heavy = ('fastapi', 'starlette', 'uvicorn', 'httpx', 'playwright')\n"
+        "from gcbridge.cli import build_parser; build_parser()\n"
+        "heavy = ('fastapi', 'starlette', 'uvicorn', 'httpx', 'playwright', 'pytest')\n"
         "print(','.join(sorted(m for m in heavy if m in sys.modules)))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

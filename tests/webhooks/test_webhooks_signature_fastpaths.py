@@ -93,3 +93,22 @@ def test_bytes_body_subclass_and_views_verify_the_same_bytes():
     for body in (Body(BODY), bytearray(BODY), memoryview(BODY)):
         verify_signature(SECRET, body, headers, now=TS / 1000)
     assert reason(body=bytearray(BODY + b" ")) == "signature_mismatch"
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {TIMESTAMP_HEADER: f" {TS} ", SIGNATURE_HEADER: sign(SECRET, TS, BODY).upper()},
+        {TIMESTAMP_HEADER.lower(): str(TS), SIGNATURE_HEADER: sign(SECRET, TS, BODY)},
+        {TIMESTAMP_HEADER: str(TS).encode(), SIGNATURE_HEADER: sign(SECRET, TS, BODY)},
+        {TIMESTAMP_HEADER: str(TS), "X-Other": "1", SIGNATURE_HEADER: sign(SECRET, TS, BODY)},
+    ],
+)
+def test_a_dict_of_the_two_headers_and_the_general_scan_agree(headers):
+    # The exact-two-canonical-names shortcut and the scan accept the same things.
+    verify_signature(SECRET, BODY, headers, now=TS / 1000)
+
+
+def test_a_dict_of_two_with_a_wrong_value_type_is_still_checked():
+    headers = {TIMESTAMP_HEADER: TS, SIGNATURE_HEADER: sign(SECRET, TS, BODY)}
+    assert reason(headers=headers) == "malformed_timestamp"

@@ -4,8 +4,8 @@ Each part registers its own sub-command from a module of this package, so the
 CLI of a part lives beside nothing else::
 
     gcbridge bridge     --print | --version | --sha256
-    gcbridge sso        issue ...
-    gcbridge webhooks   listen | sign | verify
+    gcbridge sso        issue | verify | check
+    gcbridge webhooks   listen | sign | verify | trigger | calls | replay
     gcbridge emulator   [--host --port --data-dir --sites ...]
     gcbridge demo       [--headless --exit-after-flow --screenshot PATH]
 """
@@ -30,8 +30,11 @@ __all__ = ["main", "build_parser"]
 # ``gcbridge sso issue`` works without FastAPI or Playwright installed.
 COMMANDS: dict[str, tuple[str, str]] = {
     "bridge": ("gcbridge.cli.bridge_cmd", "print bridge.js, its version or its sha256"),
-    "sso": ("gcbridge.cli.sso_cmd", "issue and check ssoData login tokens"),
-    "webhooks": ("gcbridge.cli.webhooks_cmd", "listen for, sign and verify webhook deliveries"),
+    "sso": ("gcbridge.cli.sso_cmd", "issue and verify ssoData, check a live /sso-data endpoint"),
+    "webhooks": (
+        "gcbridge.cli.webhooks_cmd",
+        "listen for, sign, verify, trigger, list and replay webhook deliveries",
+    ),
     "emulator": ("gcbridge.cli.emulator_cmd", "run the local stand-in for the commenting service"),
     "demo": ("gcbridge.cli.demo_cmd", "run the whole loop: emulator, backend, app window"),
 }

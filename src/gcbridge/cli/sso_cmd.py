@@ -1,4 +1,4 @@
-"""``gcbridge sso issue | verify``: mint and check ssoData from the shell.
+"""``gcbridge sso issue | verify | check``: mint and check ssoData, and a live endpoint.
 
 The secret is read only from an environment variable (``--secret-env VAR``), so
 it never lands in shell history or the process list. ``issue`` refuses a secret
@@ -50,10 +50,9 @@ def _issue(args: argparse.Namespace) -> int:
     try:
         token = SsoIssuer(secret).issue(user, now=args.now)
     except ValidationError as exc:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in err['loc']) or 'user'}: {err['msg']}"
-            for err in exc.errors()
-        )
+        from gcbridge.sso.fields import describe_errors
+
+        problems = "; ".join(p.message for p in describe_errors(exc.errors()))
         raise CliError(f"invalid user: {problems}", reason="bad_user") from None
     print(token)
     return 0
@@ -84,8 +83,14 @@ def _verify(args: argparse.Namespace) -> int:
     return 0
 
 
+def _check(args: argparse.Namespace) -> int:
+    from gcbridge.cli.sso_check import run_check
+
+    return run_check(args, _secret(args.secret_env))
+
+
 def register(parser: argparse.ArgumentParser) -> None:
-    """Add ``issue`` and ``verify``."""
+    """Add ``issue``, ``verify`` and ``check``."""
     sub = parser.add_subparsers(dest="sso_command", metavar="ACTION")
 
     def show_help(args: argparse.Namespace) -> int:
@@ -141,3 +146,37 @@ def register(parser: argparse.ArgumentParser) -> None:
         help='the ssoData, "<message> <signature> <timestamp>": it has spaces, so quote it',
     )
     verify.set_defaults(func=_verify)
+
+    check = sub.add_parser(
+        "check",
+        allow_abbrev=False,
+        help="GET your /sso-data endpoint and check the answer as the service would",
+        description="Fetch URL as the app would and check the answer: HTTP 200, "
+        "Cache-Control: no-store, no ssoData in a redirect, format, signature with the "
+        "site's secret, age (and the server's clock from its Date header), user fields. "
+        "Exit 0 valid, 1 problems (one line each: reason, what, fix), 2 unreachable. "
+        "Never prints the token or the secret.",
+    )
+    check.add_argument("--url", required=True, help="the ssoData endpoint, e.g. .../sso-data")
+    check.add_argument(
+        "--secret-env",
+        required=True,
+        metavar="VAR",
+        help="environment variable holding the site's SSO secret",
+    )
+    check.add_argument(
+        "--header",
+        action="append",
+        metavar="'Name: value'",
+        help="a request header (repeat), e.g. the app's session cookie",
+    )
+    check.add_argument("--json", action="store_true", help="print one JSON object")
+    check.add_argument("--timeout", type=float, default=10, help="seconds (default 10)")
+    check.add_argument(
+        "--max-age", type=float, default=300, help="token lifetime, seconds (default 300)"
+    )
+    check.add_argument(
+        "--leeway", type=float, default=30, help="clock-skew allowance, seconds (default 30)"
+    )
+    check.add_argument("--now", type=float, help=argparse.SUPPRESS)
+    check.set_defaults(func=_check)

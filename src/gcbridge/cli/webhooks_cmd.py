@@ -1,4 +1,7 @@
-"""``gcbridge webhooks listen | sign | verify``: debug webhook deliveries locally.
+"""``gcbridge webhooks listen | sign | verify | trigger | calls | replay``: debug webhooks.
+
+``trigger``, ``calls`` and ``replay`` drive a running emulator
+(:mod:`gcbridge.cli.webhooks_remote_cmd`).
 
 The secret comes from ``--secret-env VAR`` (preferred: it stays out of shell
 history and ``ps``) or, for ``listen`` during development, ``--secret``.
@@ -165,3 +168,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     )
     verify.add_argument("file", metavar="FILE|-", help="the raw body ('-' for stdin)")
     verify.set_defaults(func=_verify)
+
+    from gcbridge.cli.webhooks_remote_cmd import register_remote
+
+    register_remote(sub)

@@ -7,13 +7,20 @@
           +-- SsoExpired          reason: expired, issued_in_future
           +-- WeakSecret          reason: weak_secret (an issuer refused a short secret)
 
+A ``bad_user`` refusal also says which fields and why (``problems``), and the
+field meant where a known other name was used: ``unknown field 'avatar': the
+service's field is 'picture'``.
+
 Messages never contain the secret nor the token (a token is a credential for
 about five minutes): log them freely.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from gcbridge.errors import GcBridgeError
+from gcbridge.sso.fields import UserProblem
 
 __all__ = [
     "SsoError",
@@ -43,6 +50,23 @@ class SsoInvalid(SsoError):
     """ssoData is not a well-formed token signed with one of the accepted secrets."""
 
     reason = "malformed"
+
+    def __init__(
+        self, message: str, *, reason: str | None = None, problems: Iterable[UserProblem] = ()
+    ) -> None:
+        super().__init__(message, reason=reason)
+        self.problems: tuple[UserProblem, ...] = tuple(problems)
+        """For ``bad_user``: one entry per refused field (field, code, message, meant)."""
+
+    @property
+    def field(self) -> str | None:
+        """The first refused user field (``bad_user``), e.g. ``"avatar"``; else ``None``."""
+        return self.problems[0].field if self.problems else None
+
+    @property
+    def meant(self) -> str | None:
+        """The service's field the first refused one stands for, e.g. ``"picture"``."""
+        return self.problems[0].meant if self.problems else None
 
 
 class SsoExpired(SsoError):

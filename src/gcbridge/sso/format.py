@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import binascii
 import hashlib
+import hmac
 import json
 import re
 from collections.abc import Mapping
@@ -35,7 +36,11 @@ __all__ = [
     "compute_signature",
     "signature_matches",
     "encode_message",
+    "encode_checked_message",
     "decode_message",
+    "TOKEN_SHAPE",
+    "hmac_digest",
+    "keyed_sha1",
     "assemble",
 ]
 
@@ -49,6 +54,31 @@ _ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
 _MESSAGE = re.compile(r"[A-Za-z0-9+/=]+")
 _SIGNATURE = re.compile(r"[0-9a-f]{40}")
 _TIMESTAMP = re.compile(r"[0-9]{1,12}")
+TOKEN_SHAPE = re.compile(r"([A-Za-z0-9+/=]+) ([0-9a-f]{40}) ([0-9]{1,12})")
+"""The three fields at once: a full match is exactly what :func:`split_token` accepts."""
+# The C string encoder json uses with ensure_ascii=False, and the C scanner of
+# json.loads: the verifier's and issuer's hot paths call them without the
+# Python-level wrappers (same output; anything unusual takes the full path).
+_JSON_STR = json.encoder.encode_basestring
+try:  # hmac.digest and hmac.new minus their Python wrappers (the same OpenSSL HMAC)
+    from _hashlib import hmac_digest as _hmac_digest
+    from _hashlib import hmac_new as _hmac_new
+except ImportError:  # pragma: no cover - a Python built without OpenSSL
+    _hmac_digest = hmac.digest  # type: ignore[assignment]
+    _hmac_new = hmac.new  # type: ignore[assignment]
+hmac_digest = _hmac_digest
+"""``hmac.digest(key, msg, name)``: one-shot HMAC, in C."""
+
+
+def keyed_sha1(secret: bytes) -> Any:
+    """An HMAC-SHA1 keyed with ``secret`` to ``copy()`` per token (the key schedule done once).
+
+    Never updated itself, only copied, so one instance serves every thread.
+    """
+    return _hmac_new(secret, b"", "sha1")
+
+
+_SCAN_ONCE = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
 
 
 class SsoParts(NamedTuple):
@@ -92,7 +122,8 @@ def signing_input(message: str, timestamp: int) -> bytes:
 
 def compute_signature(secret: str | bytes, message: str, timestamp: int) -> str:
     """Lowercase hex HMAC-SHA1 of the signing input."""
-    return _ALGORITHM.get_signature(want_bytes(secret), signing_input(message, timestamp)).hex()
+    # hmac.digest: the one-shot C path of what itsdangerous's HMACAlgorithm computes.
+    return hmac_digest(want_bytes(secret), signing_input(message, timestamp), "sha1").hex()
 
 
 def signature_matches(secret: str | bytes, message: str, timestamp: int, signature: str) -> bool:
@@ -110,6 +141,24 @@ def encode_message(claims: Mapping[str, Any]) -> str:
     return binascii.b2a_base64(text.encode("utf-8"), newline=False).decode("ascii")
 
 
+def encode_checked_message(claims: dict[str, str]) -> str:
+    """:func:`encode_message` for claims whose values are all ``str`` (checked claims)."""
+    text = "{" + ",".join([f'"{k}":{_JSON_STR(v)}' for k, v in claims.items()]) + "}"
+    return binascii.b2a_base64(text.encode("utf-8"), newline=False).decode("ascii")
+
+
+def _loads(text: str) -> Any:
+    # json.loads(text) for the common shape "{...}" with nothing around it.
+    if text[:1] == "{":
+        try:
+            value, end = _SCAN_ONCE(text, 0)
+        except (StopIteration, ValueError, RecursionError):
+            end = -1
+        if end == len(text):
+            return value
+    return json.loads(text)  # the full path, and its errors
+
+
 def decode_message(message: str) -> dict[str, Any]:
     """The JSON object inside an authenticated message; raises ``SsoInvalid`` otherwise."""
     try:
@@ -118,8 +167,12 @@ def decode_message(message: str) -> dict[str, Any]:
     except (binascii.Error, ValueError):
         raise SsoInvalid("the message is not valid base64", reason="bad_base64") from None
     try:
-        value = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
+        value = _loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, RecursionError):
+        raise SsoInvalid("the message is not UTF-8 JSON", reason="bad_json") from None
+    except ValueError:
+        # JSONDecodeError, and also Python's int digit limit (a 5,000-digit number
+        # raises a bare ValueError from inside the parser).
         raise SsoInvalid("the message is not UTF-8 JSON", reason="bad_json") from None
     if not isinstance(value, dict):
         raise SsoInvalid("the message is JSON but not an object", reason="bad_json")

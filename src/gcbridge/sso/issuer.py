@@ -8,7 +8,8 @@ from typing import Any
 
 from gcbridge.clock import SYSTEM_CLOCK, Clock
 from gcbridge.sso.errors import WeakSecret
-from gcbridge.sso.format import assemble, encode_message
+from gcbridge.sso.fields import fast_claims
+from gcbridge.sso.format import encode_checked_message, encode_message, keyed_sha1
 from gcbridge.sso.user import SsoUser
 
 __all__ = ["SsoIssuer", "coerce_user", "MESSAGE_MEMO_SIZE", "MIN_SECRET_BYTES"]
@@ -58,9 +59,19 @@ def _memo_key(user: object) -> object:
     return None
 
 
+def _encoded(user: SsoUser | Mapping[str, Any]) -> str:
+    # A plain dict that is certainly valid skips the model (same claims, same
+    # order, same bytes); anything else goes through it, which raises the
+    # precise error.
+    if type(user) is dict:
+        claims = fast_claims(user)
+        if claims is not None:
+            return encode_checked_message(claims)
+    return encode_message(_claims(coerce_user(user)))
+
+
 def _message_for(key: object) -> str:
-    user = key if isinstance(key, SsoUser) else coerce_user(dict(key))  # type: ignore[call-overload]
-    return encode_message(_claims(user))
+    return _encoded(key if isinstance(key, SsoUser) else dict(key))  # type: ignore[call-overload]
 
 
 def _check_strength(secret: bytes) -> None:
@@ -91,9 +102,12 @@ class SsoIssuer:
         self._secret = _secret_bytes(secret)
         if not allow_weak_secret:
             _check_strength(self._secret)
+        self._keyed = keyed_sha1(self._secret)
         self._clock = clock
         # A server issues a new token for the same user on every page: keep the
-        # validated, encoded message of recent users (errors are not kept).
+        # validated, encoded message of recent users (errors are not kept). Plain
+        # dicts that pass fields.fast_claims skip it: checking and encoding them
+        # directly costs less than building the memo key.
         self._message_of = functools.lru_cache(maxsize=MESSAGE_MEMO_SIZE)(_message_for)
 
     def __repr__(self) -> str:
@@ -101,12 +115,19 @@ class SsoIssuer:
 
     def issue(self, user: SsoUser | Mapping[str, Any], now: float | None = None) -> str:
         """A fresh token for ``user``; invalid user fields raise ``ValueError``."""
-        key = _memo_key(user)
-        if key is not None:
-            message = self._message_of(key)
+        # A plain valid dict is checked and encoded directly (cheaper than a memo
+        # lookup); a model or an unusual mapping goes through the memo.
+        claims = fast_claims(user) if type(user) is dict else None
+        if claims is not None:
+            message = encode_checked_message(claims)
         else:
-            message = encode_message(_claims(coerce_user(user)))
+            key = _memo_key(user)
+            message = self._message_of(key) if key is not None else _encoded(user)
         timestamp = int(self._clock.now() if now is None else now)
         if timestamp < 0:
             raise ValueError("cannot issue ssoData before the Unix epoch")
-        return assemble(self._secret, message, timestamp)
+        # format.assemble, inlined: the secret is already bytes.
+        signed = f"{message} {timestamp}".encode("ascii")
+        mac = self._keyed.copy()
+        mac.update(signed)
+        return f"{message} {mac.hexdigest()} {timestamp}"

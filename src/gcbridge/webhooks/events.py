@@ -106,7 +106,9 @@ def parse_event(body: bytes | str) -> WebhookEvent:
     """Parse a body into a :class:`WebhookEvent` *without* verifying it (use construct_event)."""
     try:
         value: Any = json.loads(body)
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
+    except (ValueError, RecursionError):
+        # ValueError: JSONDecodeError, UnicodeDecodeError, and an integer beyond
+        # Python's digit limit (a bare ValueError raised inside the parser).
         raise WebhookPayloadError(
             "the body is not UTF-8 JSON", reason="malformed_payload"
         ) from None

@@ -5,6 +5,12 @@ Like the CLIs of the big webhook providers: point the emulator's webhook at
 and watch each delivery arrive as VERIFIED or REJECTED with its reason. Every
 path accepts POST, so any webhook URL on this host:port works. Answers: 200 on
 success, 401 ``{"error": reason}`` per spec 5.3, 400 for an authentic non-event.
+
+Threat model: anyone who can reach the port sends headers and bodies. Every
+value printed from a request (header values, ids, names, content) goes through
+:func:`printable`: control characters (ESC sequences that colour or move the
+terminal, ``\r`` that rewrites a line into a forged "VERIFIED"), bidi controls
+and other invisible characters are shown escaped, and lengths are bounded.
 """
 
 from __future__ import annotations
@@ -17,13 +23,31 @@ from gcbridge.webhooks.construct import construct_delivery
 from gcbridge.webhooks.errors import WebhookError, WebhookPayloadError
 from gcbridge.webhooks.signature import DEFAULT_TOLERANCE, DELIVERY_ID_HEADER, RETRY_COUNT_HEADER
 
-__all__ = ["create_listen_app", "format_verified", "format_rejected", "excerpt"]
+__all__ = ["create_listen_app", "format_verified", "format_rejected", "excerpt", "printable"]
 
 _EXCERPT = 60
+_FIELD = 80
+
+
+def printable(text: object, limit: int = _FIELD) -> str:
+    """``text`` safe for a terminal line: non-printable characters escaped, at most ``limit``."""
+    value = str(text)
+    if len(value) > limit:
+        value = value[: limit - 1] + "…"
+    if value.isprintable():
+        return value
+    # unicode_escape of the odd character only: ESC -> \x1b, U+202E -> \u202e.
+    return "".join(
+        ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in value
+    )
 
 
 def excerpt(text: str, limit: int = _EXCERPT) -> str:
-    """One line of at most ``limit`` characters."""
+    """One line of at most ``limit`` characters (whitespace runs become one space).
+
+    Not escaped: show it with ``repr`` (as :func:`format_verified` does), or
+    through :func:`printable`.
+    """
     flat = " ".join(text.split())
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
@@ -33,16 +57,20 @@ def format_verified(delivery: Any) -> str:
     event = delivery.event
     comment = event.data.comment
     retry = "?" if delivery.retry_count is None else delivery.retry_count
+    name = excerpt(comment.author.name, _FIELD)
     return (
-        f"VERIFIED  {event.event_type:<16} delivery={delivery.delivery_id or '-'} retry={retry} "
-        f"comment={comment.id} by {comment.author.name!r} status={comment.status}: "
-        f"{excerpt(comment.content)!r}"
+        f"VERIFIED  {event.event_type:<16} delivery={printable(delivery.delivery_id or '-')} "
+        f"retry={retry} comment={printable(comment.id)} by {name!r} "
+        f"status={printable(comment.status)}: {excerpt(comment.content)!r}"
     )
 
 
 def format_rejected(reason: str, delivery_id: str | None, retry: str | None) -> str:
-    """The line printed for a refused request."""
-    return f"REJECTED  {reason:<20} delivery={delivery_id or '-'} retry={retry or '-'}"
+    """The line printed for a refused request (the id and retry are the sender's, unchecked)."""
+    return (
+        f"REJECTED  {printable(reason):<20} delivery={printable(delivery_id or '-')} "
+        f"retry={printable(retry or '-', 12)}"
+    )
 
 
 def create_listen_app(

@@ -151,7 +151,9 @@ async def sso_login(body: SsoLoginBody, request: Request) -> Response:
             401, "sso_expired", f"ssoData expired ({exc.reason}); fetch a fresh one"
         ) from None
     except SsoError as exc:
-        raise ApiError(401, "sso_invalid", f"ssoData rejected ({exc.reason})") from None
+        # A refused user says which field and the field meant (never the token).
+        detail = f": {exc}" if exc.reason == "bad_user" else ""
+        raise ApiError(401, "sso_invalid", f"ssoData rejected ({exc.reason}){detail}") from None
     if unsafe_text(sso.username) or not username_key(sso.username).strip():
         # Control, bidi-override and zero-width characters let one name pose as another.
         raise ApiError(401, "sso_invalid", "ssoData rejected (bad_username)")

@@ -1,0 +1,25 @@
+"""Testing your receiver in your own suite (README): the gc_webhook fixture, no setup needed."""
+
+import os
+
+import pytest
+
+
+@pytest.fixture
+def receiver(gc_webhook, tmp_path, monkeypatch):
+    monkeypatch.setenv("GC_WEBHOOK_SECRET", "whsec_test")
+    monkeypatch.setenv("GC_DELIVERY_LOG", str(tmp_path / "deliveries.db"))
+    from receiver_fastapi import app  # your app: here, the receiver above
+
+    secret = os.environ["GC_WEBHOOK_SECRET"]
+    return gc_webhook.configure(app, secret=secret, path="/webhooks/gc")
+
+
+def test_each_comment_is_processed_once(receiver):
+    assert receiver("comment.created", content="First!").json() == {"ok": True}
+    assert receiver(duplicate=True).json()["duplicate"] is True  # the service's retry
+
+
+def test_forged_and_stale_deliveries_are_refused(receiver):
+    assert receiver(wrong_secret=True).json()["error"] == "signature_mismatch"
+    assert receiver(stale=True).json()["error"] == "timestamp_too_old"

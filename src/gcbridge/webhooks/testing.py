@@ -1,0 +1,301 @@
+"""Test helpers for receivers: sample events, signed headers, a poster (fixture `gc_webhook`).
+
+::
+
+    from gcbridge.webhooks.testing import sample_event, signed_headers, WebhookPoster
+
+    body = encode_event(sample_event("comment.created", content="Hi"))
+    headers = signed_headers("whsec_test", body, delivery_id="dlv-1")
+
+    poster = WebhookPoster(app, secret="whsec_test", path="/webhooks/gc")
+    assert poster.post("comment.created").status_code == 200
+    assert poster.post(duplicate=True).json()["duplicate"] is True     # same delivery again
+    assert poster.post(stale=True).status_code == 401                  # timestamp_too_old
+    assert poster.post(wrong_secret=True).status_code == 401           # signature_mismatch
+
+Under pytest the ``gc_webhook`` fixture (plugin ``gcbridge_webhooks``) is such a
+poster, closed after the test. This module imports nothing but the SDK: httpx is
+imported when a poster first sends (it is in the ``emulator`` extra).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import json
+import time
+import uuid
+from collections.abc import Coroutine, Mapping
+from datetime import UTC, datetime
+from typing import Any, TypeVar
+
+from gcbridge.clock import SYSTEM_CLOCK, Clock
+from gcbridge.webhooks.events import WebhookEvent
+from gcbridge.webhooks.signature import (
+    DEFAULT_TOLERANCE,
+    DELIVERY_ID_HEADER,
+    FIRST_SENT_AT_HEADER,
+    RETRY_COUNT_HEADER,
+    USER_AGENT,
+    sign,
+)
+from gcbridge.webhooks.signature import signed_headers as _signature_headers
+
+__all__ = ["SAMPLE_WEBSITE_ID", "sample_event", "encode_event", "signed_headers", "WebhookPoster"]
+
+SAMPLE_WEBSITE_ID = "5f1c0ffee0ddba11c0ffee00"
+"""The website id of sample events (the documented example site)."""
+
+_T = TypeVar("_T")
+
+
+def _iso(seconds: float) -> str:
+    return datetime.fromtimestamp(seconds, tz=UTC).isoformat(timespec="milliseconds")[:-6] + "Z"
+
+
+def sample_event(
+    event_type: str = "comment.created",
+    *,
+    timestamp_ms: int | None = None,
+    website_id: str = SAMPLE_WEBSITE_ID,
+    comment_id: str = "c1",
+    content: str = "Hello from gcbridge.webhooks.testing",
+    status: str | None = None,
+    parent_id: str | None = None,
+    thread_id: str = "t1",
+    external_thread_id: str | None = "article-1",
+    page_title: str = "A sample article",
+    author_id: str = "u1",
+    author_name: str = "ada",
+    author_email: str | None = "ada@example.com",
+    author_external_id: str | None = "42",
+    guest: bool = False,
+    avatar: str | None = "https://example.com/ada.png",
+    **extra: Any,
+) -> dict[str, Any]:
+    """A complete spec 2.4 delivery body; keyword arguments set its fields (checked).
+
+    ``status`` defaults to ``deleted`` for ``comment.deleted``, else ``approved``.
+    ``extra`` adds root fields (a service may add fields; receivers keep them).
+    The result is validated with :class:`~gcbridge.webhooks.WebhookEvent`, so a
+    bad override raises ``WebhookPayloadError`` here, not in the test.
+    """
+    sent = time.time() * 1000 if timestamp_ms is None else timestamp_ms
+    created = _iso(int(sent) / 1000)
+    body = {
+        "event_type": event_type,
+        "timestamp": int(sent),
+        "website_id": website_id,
+        "data": {
+            "comment": {
+                "id": comment_id,
+                "external_id": None,
+                "content": content,
+                "created_at": created,
+                "updated_at": created,
+                "thread_id": thread_id,
+                "external_thread_id": external_thread_id,
+                "parent_id": parent_id,
+                "external_parent_id": None,
+                "status": status or ("deleted" if event_type == "comment.deleted" else "approved"),
+                "author": {
+                    "id": author_id,
+                    "external_id": author_external_id,
+                    "guest": guest,
+                    "name": author_name,
+                    "email": author_email,
+                    "avatar": avatar,
+                },
+            },
+            "thread": {
+                "id": thread_id,
+                "page_title": page_title,
+                "created_at": created,
+                "updated_at": created,
+                "external_id": external_thread_id,
+            },
+        },
+        **extra,
+    }
+    from gcbridge.webhooks.events import parse_event
+
+    parse_event(encode_event(body))  # the same checks a receiver makes
+    return body
+
+
+def encode_event(event: Mapping[str, Any] | WebhookEvent) -> bytes:
+    """The compact UTF-8 JSON bytes the service sends for ``event``."""
+    if isinstance(event, WebhookEvent):
+        return event.model_dump_json(by_alias=True).encode("utf-8")
+    return json.dumps(event, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+
+
+def signed_headers(
+    secret: str | bytes,
+    body: bytes,
+    *,
+    timestamp_ms: int | None = None,
+    delivery_id: str | None = None,
+    retry_count: int = 0,
+) -> dict[str, str]:
+    """Every header of a delivery (spec 2.6), signed now unless ``timestamp_ms`` is given."""
+    ts = int(time.time() * 1000) if timestamp_ms is None else timestamp_ms
+    return {
+        **_signature_headers(secret, ts, body),
+        DELIVERY_ID_HEADER: delivery_id or f"dlv_{uuid.uuid4().hex}",
+        RETRY_COUNT_HEADER: str(retry_count),
+        FIRST_SENT_AT_HEADER: _iso(ts / 1000),
+        "User-Agent": USER_AGENT,
+        "Content-Type": "application/json",
+    }
+
+
+def _run(coro: Coroutine[Any, Any, _T]) -> _T:
+    # Sync tests call post(); if an event loop already runs in this thread (an
+    # async test, or a plugin keeping one), send from a thread of our own.
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(coro)
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coro).result()
+
+
+class WebhookPoster:
+    """Posts signed deliveries to an ASGI app or a base URL; returns the ``httpx.Response``."""
+
+    def __init__(
+        self,
+        target: Any = None,
+        *,
+        secret: str | bytes | None = None,
+        path: str = "/",
+        tolerance: float = DEFAULT_TOLERANCE,
+        clock: Clock = SYSTEM_CLOCK,
+    ) -> None:
+        self.target = target
+        """An ASGI app, or a base URL such as ``"http://127.0.0.1:8000"``."""
+        self.secret = secret
+        """The webhook secret the receiver expects."""
+        self.path = path
+        """The receiver's path on ``target``."""
+        self.tolerance = tolerance
+        """The receiver's window: ``stale=True`` signs just outside it."""
+        self.clock = clock
+        """The clock the timestamps come from (give the receiver's own)."""
+        self.last: tuple[bytes, dict[str, str]] | None = None
+        """The body and headers of the last delivery sent."""
+
+    def __repr__(self) -> str:
+        return f"WebhookPoster(target={self.target!r}, path={self.path!r}, secret='***')"
+
+    def configure(self, target: Any = None, **settings: Any) -> WebhookPoster:
+        """Set the target and any of ``secret``, ``path``, ``tolerance``, ``clock``."""
+        if target is not None:
+            self.target = target
+        for name, value in settings.items():
+            if name not in ("secret", "path", "tolerance", "clock"):
+                raise TypeError(f"unknown setting {name!r}")
+            setattr(self, name, value)
+        return self
+
+    def post(
+        self,
+        event: str | Mapping[str, Any] | bytes = "comment.created",
+        *,
+        duplicate: bool = False,
+        stale: bool = False,
+        wrong_secret: bool = False,
+        delivery_id: str | None = None,
+        retry_count: int = 0,
+        timestamp_ms: int | None = None,
+        headers: Mapping[str, str] | None = None,
+        target: Any = None,
+        path: str | None = None,
+        **overrides: Any,
+    ) -> Any:
+        """Sign and send one delivery (see the class docstring); the response.
+
+        ``event``: an event type (a :func:`sample_event` with ``overrides``), a body
+        dict, or raw bytes. ``duplicate``: send the last delivery again, same id and
+        body, freshly signed, as the service's retry does. ``stale``: a timestamp
+        just outside the tolerance. ``wrong_secret``: signed with another secret.
+        """
+        return _run(
+            self.apost(
+                event,
+                duplicate=duplicate,
+                stale=stale,
+                wrong_secret=wrong_secret,
+                delivery_id=delivery_id,
+                retry_count=retry_count,
+                timestamp_ms=timestamp_ms,
+                headers=headers,
+                target=target,
+                path=path,
+                **overrides,
+            )
+        )
+
+    __call__ = post
+
+    async def apost(
+        self,
+        event: str | Mapping[str, Any] | bytes = "comment.created",
+        *,
+        duplicate: bool = False,
+        stale: bool = False,
+        wrong_secret: bool = False,
+        delivery_id: str | None = None,
+        retry_count: int = 0,
+        timestamp_ms: int | None = None,
+        headers: Mapping[str, str] | None = None,
+        target: Any = None,
+        path: str | None = None,
+        **overrides: Any,
+    ) -> Any:
+        """:meth:`post` for async tests."""
+        import httpx
+
+        secret = self.secret
+        if secret is None:
+            raise ValueError("give the poster the receiver's secret (secret=...)")
+        if duplicate:
+            if self.last is None:
+                raise ValueError("duplicate=True needs an earlier delivery to repeat")
+            body, previous = self.last
+            delivery_id = delivery_id or previous[DELIVERY_ID_HEADER]
+            retry_count = retry_count or int(previous[RETRY_COUNT_HEADER]) + 1
+        elif isinstance(event, bytes):
+            body = event
+        elif isinstance(event, str):
+            body = encode_event(sample_event(event, **overrides))
+        else:
+            body = encode_event(event)
+        now_ms = int(self.clock.now() * 1000)
+        if stale:
+            timestamp_ms = now_ms - int((self.tolerance + 60) * 1000)
+        sent = signed_headers(
+            secret,
+            body,
+            timestamp_ms=now_ms if timestamp_ms is None else timestamp_ms,
+            delivery_id=delivery_id,
+            retry_count=retry_count,
+        )
+        if wrong_secret:
+            wrong = b"not-" + (secret.encode() if isinstance(secret, str) else secret)
+            sent["X-Webhook-Signature"] = sign(wrong, int(sent["X-Webhook-Timestamp"]), body)
+        sent.update(headers or {})
+        self.last = (body, sent)
+        where = self.target if target is None else target
+        url_path = self.path if path is None else path
+        if where is None:
+            raise ValueError("give the poster a target: an ASGI app or a base URL")
+        if isinstance(where, str):
+            async with httpx.AsyncClient(base_url=where, timeout=30) as client:
+                return await client.post(url_path, content=body, headers=sent)
+        transport = httpx.ASGITransport(app=where)
+        async with httpx.AsyncClient(
+            transport=transport, base_url="http://receiver.test"
+        ) as client:
+            return await client.post(url_path, content=body, headers=sent)
