@@ -28,7 +28,9 @@ def test_login_with_an_avatar_field_says_which_field_is_meant(tmp_path):
             emu.url + "/api/pub/sso/login",
             json={
                 "api_public_key": EXAMPLE_SITE.sso_public_key,
-                "ssoData": SsoIssuer(EXAMPLE_SITE.sso_secret, allow_weak_secret=True).issue(fixed, now=clock_now),
+                "ssoData": SsoIssuer(EXAMPLE_SITE.sso_secret, allow_weak_secret=True).issue(
+                    fixed, now=clock_now
+                ),
             },
         )
         assert r.status_code == 200, r.text
