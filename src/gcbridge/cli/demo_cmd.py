@@ -6,7 +6,6 @@ Heavy imports (uvicorn, Playwright, pywebview) happen inside the handler only.
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
 __all__ = ["register", "run"]
 
@@ -52,15 +51,18 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Handler of ``gcbridge demo``."""
+    from gcbridge.demo.paths import absolute
     from gcbridge.demo.runner import DemoOptions, run_demo
 
+    # Every path is made absolute here, at the boundary: Qt WebEngine silently loses
+    # localStorage under a relative profile path (see gcbridge.demo.paths).
     return run_demo(
         DemoOptions(
-            data_dir=Path(args.data_dir),
+            data_dir=absolute(args.data_dir),
             port=args.port,
             headless=args.headless,
             exit_after_flow=args.exit_after_flow,
-            screenshot=args.screenshot,
+            screenshot=str(absolute(args.screenshot)) if args.screenshot else None,
             stay_signed_in=args.stay_signed_in,
             username=args.user,
         )

@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from gcbridge.demo.errors import NO_GUI_HINT, NoGuiBackend
+from gcbridge.demo.paths import absolute
 from gcbridge.demo.timeline import Timeline, TimelineEvent
 
 __all__ = ["probe_gui", "run_desktop", "QtDriver", "prepare_qt_environment"]
@@ -361,6 +362,9 @@ def run_desktop(
             timeline.record("demo.error", f"{type(exc).__name__}: {exc}")
             window.destroy()
 
-    webview.start(main, gui="qt", private_mode=False, storage_path=str(data_dir / "webview"))
+    # absolute, always: under a relative storage path Chromium never opens localStorage
+    # and the page stalls (see gcbridge.demo.paths)
+    profile = absolute(data_dir / "webview")
+    webview.start(main, gui="qt", private_mode=False, storage_path=str(profile))
     executor.shutdown(wait=False, cancel_futures=True)
     return result["code"]

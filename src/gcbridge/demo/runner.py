@@ -13,6 +13,7 @@ from typing import Any, TextIO
 
 from gcbridge.demo.errors import DemoError
 from gcbridge.demo.flow import StepResult, flow_summary, run_flow
+from gcbridge.demo.paths import absolute, shown
 from gcbridge.demo.stack import DEFAULT_PORT, DemoStack
 from gcbridge.demo.timeline import Timeline, format_event
 
@@ -34,6 +35,12 @@ class DemoOptions:
     username: str = "alice"
     comment_text: str = "Hello from the gc-bridge demo"
     step_timeout: float = 20.0
+
+    def __post_init__(self) -> None:
+        # absolute from here on, whoever built the options (see gcbridge.demo.paths)
+        object.__setattr__(self, "data_dir", absolute(self.data_dir))
+        if self.screenshot:
+            object.__setattr__(self, "screenshot", str(absolute(self.screenshot)))
 
 
 def choose_mode(headless: bool, environ: Mapping[str, str] | None = None) -> str:
@@ -58,7 +65,7 @@ def run_demo(options: DemoOptions, *, out: TextIO | None = None) -> int:
     bridge = script()
     timeline = Timeline()
     timeline.subscribe(lambda e: print(format_event(e), file=stream, flush=True))
-    timeline.record("demo.start", f"gcbridge demo ({mode} mode), data in {options.data_dir}")
+    timeline.record("demo.start", f"gcbridge demo ({mode} mode), data in {shown(options.data_dir)}")
     options.data_dir.mkdir(parents=True, exist_ok=True)
 
     with DemoStack(options.data_dir, timeline, port=options.port) as stack:
