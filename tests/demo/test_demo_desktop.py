@@ -81,7 +81,7 @@ def test_window_runs_the_flow_by_itself_and_saves_a_screenshot(tmp_path, xvfb_di
         "widget signed in as alice",
         "webhook comment.created delivered, signature VERIFIED",
         "widget signed out",
-        "scripted flow: all 6 steps happened",
+        "scripted flow: all 7 steps happened",
         f"window saved to {shot}",
     ):
         assert text in out, text

@@ -18,7 +18,7 @@ from gcbridge.demo.timeline import Timeline, format_event
 
 __all__ = ["DemoOptions", "run_demo", "choose_mode", "FLOW_STEPS"]
 
-FLOW_STEPS = 6
+FLOW_STEPS = 7
 
 
 @dataclass(frozen=True)
