@@ -233,6 +233,7 @@ def _desktop(
         if not options.exit_after_flow:
             if path:
                 timeline.wait_for("bridge.installed", options.step_timeout)
+                _record_session_line(app, driver, timeline, options.step_timeout)
                 shoot()
             return 0  # the window stays open; the user drives the app
         ok = bool(flow(app, driver, shoot))
@@ -255,3 +256,11 @@ def _desktop(
             "the scripted flow did not complete (see the timeline above)", reason="flow_failed"
         )
     return code
+
+
+def _record_session_line(app: Any, driver: Any, timeline: Timeline, timeout: float) -> None:
+    """Wait until the widget shows the session it has (restored or not) and say what."""
+    restored = timeline.find("widget.restored") is not None
+    line = driver.wait_until(lambda: app.session_line(signed_in=restored), timeout)
+    if line:
+        timeline.record("widget.session", f"the window shows the widget's session: {line}")
