@@ -274,7 +274,11 @@ def run_desktop(
     # on the GUI thread, before the page can open a channel (no "Registered new object
     # after initialization") and after pywebview put in its own SIGINT handler (it quits
     # Qt with the page alive): our end of the transport, and both signals back to us
-    window.events.before_show += lambda: (_register_native_end(window, deliver), stop.claim())
+    def before_show() -> None:
+        _register_native_end(window, deliver)
+        stop.claim()
+
+    window.events.before_show += before_show
 
     def page_finished() -> None:
         transport = host.evaluate_js(PYWEBVIEW_TRANSPORT_JS)

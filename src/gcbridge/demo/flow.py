@@ -166,12 +166,12 @@ def run_flow(
         f"the comment never reached the service (widget: {how})",
     ):
         return results
+    comment_id = str(comment["id"]) if comment is not None else ""
 
     delivered = event(
         "webhook.verified",
         where=lambda e: (
-            e.data.get("event_type") == "comment.created"
-            and e.data.get("comment_id") == comment["id"]
+            e.data.get("event_type") == "comment.created" and e.data.get("comment_id") == comment_id
         ),
     )
     if not step(
@@ -180,7 +180,7 @@ def run_flow(
         return results
 
     def painted() -> bool | None:
-        state = app.host.evaluate_js(SHOWN_JS % json.dumps(comment["id"]))
+        state = app.host.evaluate_js(SHOWN_JS % json.dumps(comment_id))
         return True if state == "painted" else None
 
     shown = driver.wait_until(painted, timeout)
