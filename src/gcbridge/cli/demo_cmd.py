@@ -22,8 +22,8 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--exit-after-flow",
         action="store_true",
-        help="run the scripted flow (sign in, comment, verified webhook, sign out);"
-        " exit 0 only if every step happened",
+        help="run the scripted flow (sign in, comment, verified webhook, comment listed in the"
+        " widget, sign out); exit 0 only if every step happened",
     )
     parser.add_argument("--screenshot", metavar="PATH", help="save the window (or page) as PNG")
     parser.add_argument(
