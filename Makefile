@@ -27,8 +27,11 @@ $(STAMP): pyproject.toml
 
 venv: $(STAMP)
 
+# extra flags for the demo, e.g. make demo DEMO_ARGS=--exit-after-flow (the tests use it)
+DEMO_ARGS ?=
+
 demo: setup
-	$(VENV)/bin/gcbridge demo
+	$(VENV)/bin/gcbridge demo $(DEMO_ARGS)
 
 test: setup lint kits-check
 	$(PY) -m pytest $(PYTEST_ARGS)

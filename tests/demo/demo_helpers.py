@@ -1,12 +1,39 @@
-"""Shared helpers of the demo tests: run ``gcbridge demo`` in a subprocess."""
+"""Shared helpers of the demo tests: run ``gcbridge demo`` in a subprocess, as a user would."""
 
 from __future__ import annotations
 
+import errno
+import fcntl
 import os
+import queue
+import signal
 import socket
 import subprocess
 import sys
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+
+import pytest
+
+from gcbridge.demo.defaults import DEFAULT_PORT
+
+REPO = Path(__file__).resolve().parents[2]
+
+# what Qt WebEngine printed on every run before (issue 16, item 11), and what a clean
+# stop must never print
+NOISE = (
+    "evalerror",
+    "content security policy",
+    "refused to",
+    "vulkan",
+    "release of profile",
+    "traceback",
+    "future exception was never retrieved",
+)
 
 
 def free_port() -> int:
@@ -15,10 +42,15 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def noise(stderr: str) -> list[str]:
+    """The lines of ``stderr`` a user could not interpret."""
+    return [line for line in stderr.splitlines() if any(n in line.lower() for n in NOISE)]
+
+
 def run_demo(
     args: list[str], *, env: dict[str, str] | None = None, timeout: float = 180
 ) -> subprocess.CompletedProcess[str]:
-    """``python -m gcbridge demo ARGS``; the child's output is returned, never inherited."""
+    """``python -m gcbridge demo ARGS`` from the repository root; output captured."""
     child_env = dict(os.environ if env is None else env)
     child_env.setdefault("PYTHONUNBUFFERED", "1")
     return subprocess.run(
@@ -27,7 +59,7 @@ def run_demo(
         capture_output=True,
         text=True,
         timeout=timeout,
-        cwd=Path(__file__).resolve().parents[2],
+        cwd=REPO,
     )
 
 
@@ -36,3 +68,96 @@ def without_display() -> dict[str, str]:
     env.pop("DISPLAY", None)
     env.pop("WAYLAND_DISPLAY", None)
     return env
+
+
+def with_display(display: str) -> dict[str, str]:
+    env = without_display()
+    env["DISPLAY"] = display
+    return env
+
+
+class DemoProcess:
+    """``gcbridge demo`` in its own process group, as a terminal runs it; lines read live."""
+
+    def __init__(self, args: list[str], env: dict[str, str]) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "gcbridge", "demo", *args],
+            env={**env, "PYTHONUNBUFFERED": "1"},
+            cwd=REPO,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            start_new_session=True,  # its own group: the signal goes to all of it
+        )
+        self.lines: list[str] = []
+        self._queue: queue.Queue[str | None] = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self._queue.put(line)
+        self._queue.put(None)
+
+    def wait_for(self, text: str, timeout: float = 120) -> str:
+        """Read stdout until a line contains ``text``; the output so far on failure."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                line = self._queue.get(timeout=0.5)
+            except queue.Empty:
+                continue
+            if line is None:
+                break
+            self.lines.append(line)
+            if text in line:
+                return line
+        self.kill()
+        pytest.fail(f"{text!r} never came:\n{''.join(self.lines)}")
+
+    def signal_group(self, sig: int) -> tuple[int, str]:
+        """Send ``sig`` to the process group (a terminal's Ctrl-C); exit code and stderr."""
+        os.killpg(self.proc.pid, sig)
+        try:
+            _, err = self.proc.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            self.kill()
+            pytest.fail("the demo did not stop within 60 s of the signal")
+        return self.proc.returncode, err
+
+    def kill(self) -> None:
+        if self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.communicate()
+
+
+def _port_free(port: int) -> bool:
+    with socket.socket() as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(("127.0.0.1", port))
+        except OSError as exc:
+            if exc.errno in (errno.EADDRINUSE, errno.EACCES):
+                return False
+            raise
+    return True
+
+
+@contextmanager
+def hold_default_port(wait: float = 240) -> Iterator[None]:
+    """Run the block alone on the demo's default port (a file lock across processes).
+
+    Another engineer's ``make demo`` or test run may hold the port: wait for it.
+    """
+    lock = Path(tempfile.gettempdir()) / f"gcbridge-demo-port-{DEFAULT_PORT}.lock"
+    with open(lock, "w") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            deadline = time.monotonic() + wait
+            while not _port_free(DEFAULT_PORT):
+                if time.monotonic() > deadline:
+                    pytest.fail(f"port {DEFAULT_PORT} stayed in use by another process")
+                time.sleep(1)
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)

@@ -18,7 +18,7 @@ TIMELINE = [
     "webhook comment.created delivered, signature VERIFIED",
     "gcSsoLogout() injected",
     "widget signed out",
-    "scripted flow: all 6 steps happened",
+    "scripted flow: all 7 steps happened",
 ]
 # present, in an order that depends on timing
 ALSO = [

@@ -6,7 +6,6 @@ Heavy imports (uvicorn, Playwright, pywebview) happen inside the handler only.
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
 __all__ = ["register", "run"]
 
@@ -23,8 +22,8 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--exit-after-flow",
         action="store_true",
-        help="run the scripted flow (sign in, comment, verified webhook, sign out);"
-        " exit 0 only if every step happened",
+        help="run the scripted flow (sign in, comment, verified webhook, comment listed in the"
+        " widget, sign out); exit 0 only if every step happened",
     )
     parser.add_argument("--screenshot", metavar="PATH", help="save the window (or page) as PNG")
     parser.add_argument(
@@ -55,18 +54,21 @@ def run(args: argparse.Namespace) -> int:
     from gcbridge.cli.extras import require_extra
 
     require_extra("gcbridge demo", "demo", ("fastapi", "uvicorn", "httpx", "playwright"))
+    from gcbridge.demo.paths import absolute
     from gcbridge.demo.runner import DemoOptions, choose_mode, run_demo
 
     if choose_mode(args.headless) == "desktop":
         require_extra("gcbridge demo (desktop mode; --headless needs less)", "demo", ("webview",))
 
+    # Every path is made absolute here, at the boundary: Qt WebEngine silently loses
+    # localStorage under a relative profile path (see gcbridge.demo.paths).
     return run_demo(
         DemoOptions(
-            data_dir=Path(args.data_dir),
+            data_dir=absolute(args.data_dir),
             port=args.port,
             headless=args.headless,
             exit_after_flow=args.exit_after_flow,
-            screenshot=args.screenshot,
+            screenshot=str(absolute(args.screenshot)) if args.screenshot else None,
             stay_signed_in=args.stay_signed_in,
             username=args.user,
         )

@@ -26,6 +26,11 @@ LOGIN_TRIGGERS = ("gc-ready", "gc-loaded", "gc-sso-auth")
 
 # reads the widget's session token key, not a secret
 _READ_TOKEN = "(function(){try{return localStorage.getItem('gc_token')}catch(e){return null}})()"  # noqa: S105
+# what the widget shows of its session: [data-gc-session, the session line's text]
+_READ_SESSION_LINE = (
+    "(function(){var p=document.querySelector('[data-testid=\"session\"]');"
+    "return [document.documentElement.getAttribute('data-gc-session'),p?p.textContent:'']})()"
+)
 
 
 class WebViewHost(Protocol):
@@ -155,6 +160,12 @@ class DemoApp:
             return None
         user: dict[str, Any] = me.json()["user"]
         return user
+
+    def session_line(self, signed_in: bool) -> str | None:
+        """The widget's session line once it shows ``signed_in`` (else ``None``)."""
+        state, text = self.host.evaluate_js(_READ_SESSION_LINE) or [None, ""]
+        wanted = "signed-in" if signed_in else "signed-out"
+        return str(text) if state == wanted and text else None
 
     def close(self) -> None:
         """Close the HTTP clients."""

@@ -9,18 +9,22 @@ backend pywebview's window is a ``QMainWindow`` (``window.native``) whose centra
 widget is the WebView; the demo adds a ``QToolBar`` (the app bar: pick a demo user,
 sign in, sign out, the app's login state) and a ``QDockWidget`` (the side panel: the
 live timeline of bridge messages, ssoData fetches and injections, verified webhook
-deliveries). An app-shell *page* hosting the widget in an iframe, or an overlay drawn
-into the widget's document, would each test something other than what apps ship.
+deliveries; :mod:`.qtchrome`). An app-shell *page* hosting the widget in an iframe, or
+an overlay drawn into the widget's document, would each test something other than what
+apps ship.
 
 The bridge goes in the Android way: on every page-finished (pywebview's ``loaded``
 event) the app evaluates bridge.js with ``evaluate_js``, and bridge.js forwards the
-widget's messages through ``window.pywebview.api.gc_bridge_message``. The profile is
-persistent (``private_mode=False``, ``storage_path=<data dir>/webview``), so the
-widget's session survives a relaunch as in a real app.
+widget's messages through ``window.pywebview.api.gc_bridge_message``, which the demo
+defines over a QWebChannel object of its own (no pywebview ``js_api``: see
+:data:`PYWEBVIEW_TRANSPORT_JS`). The profile is persistent (``private_mode=False``,
+``storage_path=<absolute data dir>/webview``), so the widget's session survives a
+relaunch as in a real app.
 
 Threads: Qt owns the main thread; all app logic runs on one "app thread" (an
 executor), because ``evaluate_js`` blocks until the GUI thread answers and must never
-be called from it. UI updates cross back through a Qt signal.
+be called from it. UI updates cross back through a Qt signal. SIGINT/SIGTERM close the
+window (:mod:`.stopping`); every wait for the GUI thread gives up once it is gone.
 """
 
 from __future__ import annotations
@@ -31,13 +35,21 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, MutableMapping
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
 
 from gcbridge.demo.errors import NO_GUI_HINT, NoGuiBackend
-from gcbridge.demo.timeline import Timeline, TimelineEvent
+from gcbridge.demo.paths import absolute
+from gcbridge.demo.qtchrome import build_chrome
+from gcbridge.demo.qtlog import (
+    chromium_flags,
+    install_message_filter,
+    is_root,
+)
+from gcbridge.demo.stopping import DemoStopped, Stopper
+from gcbridge.demo.timeline import Timeline
 
 __all__ = ["probe_gui", "run_desktop", "QtDriver", "prepare_qt_environment"]
 
@@ -50,11 +62,12 @@ _PROBE = (
     "print('ok')\n"
 )
 
-# pywebview builds ``window.pywebview.api`` with ``new Function`` (its finish.js) and
+# pywebview builds ``window.pywebview.api`` with ``new Function`` (its api.js) and
 # returns every call's result with ``eval``; a page whose Content-Security-Policy lacks
-# 'unsafe-eval' (the widget's) refuses both, so the API never appears. Where that
-# happened, this defines ``window.pywebview.api.gc_bridge_message`` without eval, over
-# the same Qt WebChannel pywebview uses, to a native object of ours (``gcBridgeNative``).
+# 'unsafe-eval' (the widget's) refuses both ("Uncaught EvalError" on stderr), so the
+# demo gives pywebview no ``js_api`` at all. This defines
+# ``window.pywebview.api.gc_bridge_message`` without eval, over the same Qt WebChannel
+# pywebview uses, to a native object of ours (``gcBridgeNative``).
 # It runs through runJavaScript, which the page's CSP does not govern (like Android's
 # evaluateJavascript). Messages sent before the channel opens are queued, in order.
 PYWEBVIEW_TRANSPORT_JS = """
@@ -80,22 +93,10 @@ PYWEBVIEW_TRANSPORT_JS = """
 })()
 """
 
-_COLOURS = {
-    "bridge": "#1565c0",
-    "sso": "#6a1b9a",
-    "webhook": "#2e7d32",
-    "app": "#e65100",
-    "widget": "#00838f",
-    "comment": "#37474f",
-    "flow": "#9e9e9e",
-}
 
-
-def prepare_qt_environment(environ: dict[str, str] | None = None) -> None:
-    """QtWebEngine refuses to run as root with its sandbox on; turn it off only then."""
-    env = os.environ if environ is None else environ
-    if hasattr(os, "geteuid") and os.geteuid() == 0 and "QTWEBENGINE_CHROMIUM_FLAGS" not in env:
-        env["QTWEBENGINE_CHROMIUM_FLAGS"] = "--no-sandbox"
+def prepare_qt_environment(environ: MutableMapping[str, str] | None = None) -> None:
+    """Chromium's flags: the sandbox off only as root (Qt refuses it), its log quiet."""
+    chromium_flags(os.environ if environ is None else environ, root=is_root())
 
 
 def probe_gui(environ: Mapping[str, str] | None = None, *, timeout: float = 30.0) -> None:
@@ -128,11 +129,22 @@ def probe_gui(environ: Mapping[str, str] | None = None, *, timeout: float = 30.0
         )
 
 
+def _wait(done: threading.Event, gone: Callable[[], bool], timeout: float, what: str) -> None:
+    """Wait for ``done``; stop waiting once the window is gone (closed, or a stop signal)."""
+    deadline = time.monotonic() + timeout
+    while not done.wait(0.1):
+        if gone():
+            raise DemoStopped("the window is closed")
+        if time.monotonic() > deadline:
+            raise TimeoutError(what)
+
+
 class QtDriver:
     """The desktop :class:`~gcbridge.demo.flow.FlowDriver`: the app thread is an executor."""
 
-    def __init__(self, executor: ThreadPoolExecutor) -> None:
+    def __init__(self, executor: ThreadPoolExecutor, gone: Callable[[], bool]) -> None:
         self._executor = executor
+        self._gone = gone
 
     def call(self, fn: Callable[[], T]) -> T:
         """Run ``fn`` on the app thread and wait for it."""
@@ -142,21 +154,12 @@ class QtDriver:
         """Poll ``check`` on the app thread every 100 ms."""
         deadline = time.monotonic() + timeout
         while True:
+            if self._gone():
+                raise DemoStopped("the window is closed")
             found = self.call(check)
             if found is not None or time.monotonic() > deadline:
                 return found
             time.sleep(0.1)
-
-
-class _JsApi:
-    """The object pywebview exposes as ``window.pywebview.api`` (one method only)."""
-
-    def __init__(self, sink: Callable[[str], None]) -> None:
-        self._sink = sink
-
-    def gc_bridge_message(self, message: str) -> None:
-        """Transport 5 of bridge.js: one JSON string per widget event."""
-        self._sink(str(message))
 
 
 class _QtHost:
@@ -168,8 +171,9 @@ class _QtHost:
     the page's CSP, exactly as Android and iOS inject.
     """
 
-    def __init__(self, window: Any, *, timeout: float = 15.0) -> None:
+    def __init__(self, window: Any, gone: Callable[[], bool], *, timeout: float = 15.0) -> None:
         self.window = window
+        self.gone = gone
         self.timeout = timeout
 
     def evaluate_js(self, script: str) -> Any:
@@ -185,30 +189,28 @@ class _QtHost:
             self.window.native.webview.page().runJavaScript(script, 0, answer)
 
         self.window.native.create_window_trigger.emit(run)
-        if not done.wait(self.timeout):
-            raise TimeoutError("the WebView did not answer evaluateJavaScript")
+        _wait(done, self.gone, self.timeout, "the WebView did not answer evaluateJavaScript")
         return box[0]
 
+    def on_gui(self, fn: Callable[[], None], timeout: float = 10.0) -> None:
+        """Run ``fn`` on the GUI thread and wait until it has run; its exception re-raised."""
+        # pywebview's Qt BrowserView runs callables on the GUI thread through this signal
+        # (it is how it creates windows from other threads)
+        done = threading.Event()
+        error: list[BaseException] = []
 
-def _on_gui(window: Any, fn: Callable[[], None], timeout: float = 10.0) -> None:
-    # pywebview's Qt BrowserView runs callables on the GUI thread through this signal
-    # (it is how it creates windows from other threads); wait until fn has run.
-    done = threading.Event()
-    error: list[BaseException] = []
+        def run() -> None:
+            try:
+                fn()
+            except BaseException as exc:  # re-raised on the calling thread
+                error.append(exc)
+            finally:
+                done.set()
 
-    def run() -> None:
-        try:
-            fn()
-        except BaseException as exc:  # re-raised on the calling thread
-            error.append(exc)
-        finally:
-            done.set()
-
-    window.native.create_window_trigger.emit(run)
-    if not done.wait(timeout):
-        raise TimeoutError("the GUI thread did not answer")
-    if error:
-        raise error[0]
+        self.window.native.create_window_trigger.emit(run)
+        _wait(done, self.gone, timeout, "the GUI thread did not answer")
+        if error:
+            raise error[0]
 
 
 def _register_native_end(window: Any, sink: Callable[[str], None]) -> None:
@@ -228,70 +230,6 @@ def _register_native_end(window: Any, sink: Callable[[str], None]) -> None:
     native._gcbridge_native_end = end
 
 
-def _build_chrome(window: Any, timeline: Timeline, users: list[str], actions: Any) -> None:
-    """Add the app bar and the side panel around the WebView (runs on the GUI thread)."""
-    QtCore: Any = importlib.import_module("qtpy.QtCore")  # noqa: N806 - Qt's own module names
-    QtWidgets: Any = importlib.import_module("qtpy.QtWidgets")  # noqa: N806
-    QColor: Any = importlib.import_module("qtpy.QtGui").QColor  # noqa: N806
-
-    native = window.native
-
-    class Relay(QtCore.QObject):  # type: ignore[misc]
-        event = QtCore.Signal(str, str)
-
-    relay = Relay(native)
-    bar = QtWidgets.QToolBar("App", native)
-    bar.setMovable(False)
-    bar.setStyleSheet("QToolBar{background:#263238;padding:6px;spacing:8px} QLabel{color:white}")
-    title = QtWidgets.QLabel("<b>News app</b> &nbsp;·&nbsp; Native apps, hosted comments")
-    bar.addWidget(title)
-    spacer = QtWidgets.QWidget()
-    spacer.setSizePolicy(
-        QtWidgets.QSizePolicy.Policy.Expanding, QtWidgets.QSizePolicy.Policy.Preferred
-    )
-    bar.addWidget(spacer)
-    status = QtWidgets.QLabel("Signed out")
-    bar.addWidget(status)
-    picker = QtWidgets.QComboBox()
-    picker.addItems(users)
-    bar.addWidget(picker)
-    sign_in = QtWidgets.QPushButton("Sign in")
-    sign_out = QtWidgets.QPushButton("Sign out")
-    sign_in.clicked.connect(lambda: actions.sign_in(picker.currentText()))
-    sign_out.clicked.connect(lambda: actions.sign_out())
-    bar.addWidget(sign_in)
-    bar.addWidget(sign_out)
-    native.addToolBar(bar)
-
-    panel = QtWidgets.QListWidget()
-    panel.setWordWrap(True)
-    panel.setHorizontalScrollBarPolicy(QtCore.Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-    panel.setResizeMode(QtWidgets.QListView.ResizeMode.Adjust)
-    panel.setStyleSheet("QListWidget{font-family:monospace;font-size:11px}")
-    dock = QtWidgets.QDockWidget("Bridge · ssoData · webhooks (live)", native)
-    dock.setFeatures(QtWidgets.QDockWidget.DockWidgetFeature.NoDockWidgetFeatures)
-    dock.setWidget(panel)
-    dock.setMinimumWidth(460)
-    native.addDockWidget(QtCore.Qt.DockWidgetArea.RightDockWidgetArea, dock)
-
-    def show(kind: str, line: str) -> None:
-        item = QtWidgets.QListWidgetItem(line)
-        item.setForeground(QColor(_COLOURS.get(kind.split(".")[0], "#212121")))
-        panel.addItem(item)
-        panel.scrollToBottom()
-        if kind == "app.signed_in":
-            status.setText(f"Signed in as <b>{line.rsplit(': ', 1)[-1].split()[0]}</b>")
-        elif kind == "app.signed_out":
-            status.setText("Signed out")
-
-    relay.event.connect(show)
-
-    def listener(event: TimelineEvent) -> None:
-        relay.event.emit(event.kind, f"+{event.t:6.2f}s  {event.text}")
-
-    timeline.subscribe(listener)
-
-
 def run_desktop(
     widget_url: str,
     data_dir: Path,
@@ -300,9 +238,12 @@ def run_desktop(
     run: Callable[[Any, QtDriver, Callable[[str], None], Callable[[], None]], int],
     *,
     users: list[str],
+    stopper: Stopper | None = None,
 ) -> int:
     """Open the window, hand the app to ``run(app, driver, screenshot, close)``; its exit code."""
+    stop = stopper or Stopper()
     prepare_qt_environment()
+    install_message_filter()
     import webview
 
     executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="app")
@@ -313,19 +254,33 @@ def run_desktop(
         if app is not None:
             executor.submit(app.on_bridge_message, raw)
 
+    # no js_api (its methods are built with new Function, which the widget's CSP
+    # refuses); text_select=True, as pywebview's user-select:none is an inline <style>
     window: Any = webview.create_window(
         "gc-bridge demo — a native app with the comment widget",
         widget_url,
-        js_api=_JsApi(deliver),
         width=1400,
         height=860,
+        text_select=True,
     )
-    host = _QtHost(window)
+
+    def gone() -> bool:
+        return stop.stopped or window.events.closed.is_set()
+
+    host = _QtHost(window, gone)
     app = make_app(host)
     holder["app"] = app
 
+    # on the GUI thread, before the page can open a channel (no "Registered new object
+    # after initialization") and after pywebview put in its own SIGINT handler (it quits
+    # Qt with the page alive): our end of the transport, and both signals back to us
+    def before_show() -> None:
+        _register_native_end(window, deliver)
+        stop.claim()
+
+    window.events.before_show += before_show
+
     def page_finished() -> None:
-        _on_gui(window, lambda: _register_native_end(window, deliver))
         transport = host.evaluate_js(PYWEBVIEW_TRANSPORT_JS)
         timeline.record(
             "bridge.transport", f"window.pywebview.api.gc_bridge_message ready ({transport})"
@@ -349,18 +304,27 @@ def run_desktop(
             if not window.native.grab().save(path):
                 raise OSError(f"could not write {path}")
 
-        _on_gui(window, grab)
+        host.on_gui(grab)
         timeline.record("demo.screenshot", f"window saved to {path}")
 
     def main() -> None:
         try:
-            window.events.shown.wait(30)
-            _on_gui(window, lambda: _build_chrome(window, timeline, users, Actions()))
-            result["code"] = run(app, QtDriver(executor), screenshot, window.destroy)
+            while not window.events.shown.wait(0.1):
+                if gone():
+                    return
+            stop.on_stop(window.destroy)
+            host.on_gui(lambda: build_chrome(window, timeline, users, Actions()))
+            result["code"] = run(app, QtDriver(executor, gone), screenshot, window.destroy)
+        except DemoStopped:
+            pass
         except BaseException as exc:  # shown in the timeline; the window must still close
-            timeline.record("demo.error", f"{type(exc).__name__}: {exc}")
-            window.destroy()
+            if not gone():
+                timeline.record("demo.error", f"{type(exc).__name__}: {exc}")
+                window.destroy()
 
-    webview.start(main, gui="qt", private_mode=False, storage_path=str(data_dir / "webview"))
+    # absolute, always: under a relative storage path Chromium never opens localStorage
+    # and the page stalls (see gcbridge.demo.paths)
+    profile = absolute(data_dir / "webview")
+    webview.start(main, gui="qt", private_mode=False, storage_path=str(profile))
     executor.shutdown(wait=False, cancel_futures=True)
     return result["code"]

@@ -1,5 +1,5 @@
 """The scripted flow both modes run: sign in, see the widget signed in, comment, see the
-verified ``comment.created`` delivery, sign out.
+verified ``comment.created`` delivery and the comment listed in the widget, sign out.
 
 Each step has a timeout and the flow stops at the first that fails. The flow never
 touches the WebView itself: it asks a :class:`FlowDriver` to run things on the app
@@ -17,7 +17,7 @@ from typing import Any, Protocol, TypeVar
 from gcbridge.demo.app import DemoApp
 from gcbridge.demo.timeline import Timeline, TimelineEvent
 
-__all__ = ["FlowDriver", "StepResult", "run_flow", "flow_summary", "POST_COMMENT_JS"]
+__all__ = ["FlowDriver", "StepResult", "run_flow", "flow_summary", "POST_COMMENT_JS", "SHOWN_JS"]
 
 T = TypeVar("T")
 
@@ -39,6 +39,26 @@ POST_COMMENT_JS = """
     }
   }
   return 'no-form';
+})(%s)
+"""
+
+
+# Whether the widget lists the comment, and has painted it: the screenshot must show
+# what the user sees, and the webhook can arrive before the widget has the POST's
+# answer (the README's picture once said "No comments yet" next to a saved comment).
+# 'painted' two animation frames after the comment (by its id) first showed up.
+SHOWN_JS = """
+(function (id) {
+  if (!document.querySelector('[data-comment-id="' + CSS.escape(id) + '"]')) { return 'missing'; }
+  var flag = '__gcbridgeDemoShown';
+  if (window[flag] === true) { return 'painted'; }
+  if (window[flag] !== false) {
+    window[flag] = false;
+    requestAnimationFrame(function () {
+      requestAnimationFrame(function () { window[flag] = true; });
+    });
+  }
+  return 'shown';
 })(%s)
 """
 
@@ -124,11 +144,18 @@ def run_flow(
     if not step(f"widget signed in as {username}", user, "the widget never showed the SSO user"):
         return results
 
+    # the data dir (and so the thread) survives relaunches: this run's comment is the one
+    # with the text that was not there before, and the checks below follow its id
+    before = {c.get("id") for c in driver.call(comments_api)}
     how = driver.call(lambda: app.host.evaluate_js(POST_COMMENT_JS % json.dumps(comment_text)))
     timeline.record("comment.posted", f"comment typed and posted in the widget: {comment_text!r}")
 
     def posted() -> dict[str, Any] | None:
-        return next((c for c in comments_api() if c.get("content") == comment_text), None)
+        listed = comments_api()
+        return next(
+            (c for c in listed if c.get("content") == comment_text and c.get("id") not in before),
+            None,
+        )
 
     comment = driver.wait_until(posted, timeout)
     if comment is not None:
@@ -139,15 +166,28 @@ def run_flow(
         f"the comment never reached the service (widget: {how})",
     ):
         return results
+    comment_id = str(comment["id"]) if comment is not None else ""
 
     delivered = event(
         "webhook.verified",
         where=lambda e: (
-            e.data.get("event_type") == "comment.created" and e.data.get("content") == comment_text
+            e.data.get("event_type") == "comment.created" and e.data.get("comment_id") == comment_id
         ),
     )
     if not step(
         "comment.created delivered and VERIFIED", delivered, "no verified delivery at the receiver"
+    ):
+        return results
+
+    def painted() -> bool | None:
+        state = app.host.evaluate_js(SHOWN_JS % json.dumps(comment_id))
+        return True if state == "painted" else None
+
+    shown = driver.wait_until(painted, timeout)
+    if shown:
+        timeline.record("comment.shown", "comment listed in the widget")
+    if not step(
+        "comment listed in the widget", shown, "the widget did not list the comment it posted"
     ):
         return results
 

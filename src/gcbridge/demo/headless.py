@@ -13,11 +13,14 @@ the app thread *is* this thread, and waiting pumps Playwright's event loop.
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
+
+from gcbridge.demo.stopping import DemoStopped
 
 __all__ = ["run_headless", "PlaywrightHost"]
 
@@ -32,8 +35,9 @@ window.ReactNativeWebView = { postMessage: function (s) { window.__gcbridgeNativ
 class PlaywrightHost:
     """A :class:`~gcbridge.demo.app.WebViewHost` and :class:`~gcbridge.demo.flow.FlowDriver`."""
 
-    def __init__(self, page: Any) -> None:
+    def __init__(self, page: Any, stopped: Callable[[], bool] = lambda: False) -> None:
         self.page = page
+        self.stopped = stopped
         self.inbox: list[str] = []
         self.on_message: Callable[[str], None] = lambda raw: None
 
@@ -46,7 +50,13 @@ class PlaywrightHost:
         return self.page.evaluate("source => (0, eval)(source)", script)
 
     def pump(self, ms: int = 50) -> None:
-        """Let Playwright deliver events, then hand queued bridge messages to the app."""
+        """Let Playwright deliver events, then hand queued bridge messages to the app.
+
+        Raises :class:`~gcbridge.demo.stopping.DemoStopped` once a stop was requested:
+        between Playwright calls, never inside one.
+        """
+        if self.stopped():
+            raise DemoStopped("stop requested")
         self.page.wait_for_timeout(ms)
         while self.inbox:
             self.on_message(self.inbox.pop(0))
@@ -70,6 +80,8 @@ def run_headless(
     profile_dir: Path,
     make_app: Callable[[PlaywrightHost], Any],
     run: Callable[[Any, PlaywrightHost], int],
+    *,
+    stopped: Callable[[], bool] = lambda: False,
 ) -> int:
     """Open the widget in headless Chromium, wire the app, then hand over to ``run``."""
     from playwright.sync_api import Error as PlaywrightError
@@ -77,6 +89,7 @@ def run_headless(
 
     from gcbridge.browser import find_chromium
 
+    _quiet_dead_driver_after_stop(stopped)
     executable = find_chromium()
     args = ["--no-sandbox"] if hasattr(os, "geteuid") and os.geteuid() == 0 else []
     with sync_playwright() as pw:
@@ -89,7 +102,7 @@ def run_headless(
         )
         try:
             page = context.pages[0] if context.pages else context.new_page()
-            host = PlaywrightHost(page)
+            host = PlaywrightHost(page, stopped)
             page.expose_function("__gcbridgeNative", host.receive)
             page.add_init_script(_RN_SHIM)
             app = make_app(host)
@@ -104,3 +117,25 @@ def run_headless(
             # Ctrl-C in a terminal may have stopped the browser and driver already
             with contextlib.suppress(PlaywrightError):
                 context.close()
+
+
+class _DeadDriverAfterStop(logging.Filter):
+    """Drops asyncio's "Future exception was never retrieved" for Playwright's driver.
+
+    A terminal's Ctrl-C reaches Playwright's driver too; it exits, and Playwright keeps
+    the read error in a future nobody awaits, which asyncio reports when the future is
+    collected. After a stop request that is expected; any other record passes.
+    """
+
+    def __init__(self, stopped: Callable[[], bool]) -> None:
+        super().__init__()
+        self.stopped = stopped
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        text = record.getMessage()
+        expected = "never retrieved" in text and "Connection closed while reading" in text
+        return not (expected and self.stopped())
+
+
+def _quiet_dead_driver_after_stop(stopped: Callable[[], bool]) -> None:
+    logging.getLogger("asyncio").addFilter(_DeadDriverAfterStop(stopped))

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import os
-import signal
 import sys
-import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -13,12 +11,14 @@ from typing import Any, TextIO
 
 from gcbridge.demo.errors import DemoError
 from gcbridge.demo.flow import StepResult, flow_summary, run_flow
+from gcbridge.demo.paths import absolute, shown
 from gcbridge.demo.stack import DEFAULT_PORT, DemoStack
+from gcbridge.demo.stopping import Stopper
 from gcbridge.demo.timeline import Timeline, format_event
 
 __all__ = ["DemoOptions", "run_demo", "choose_mode", "FLOW_STEPS"]
 
-FLOW_STEPS = 6
+FLOW_STEPS = 7
 
 
 @dataclass(frozen=True)
@@ -35,6 +35,12 @@ class DemoOptions:
     comment_text: str = "Hello from the gc-bridge demo"
     step_timeout: float = 20.0
 
+    def __post_init__(self) -> None:
+        # absolute from here on, whoever built the options (see gcbridge.demo.paths)
+        object.__setattr__(self, "data_dir", absolute(self.data_dir))
+        if self.screenshot:
+            object.__setattr__(self, "screenshot", str(absolute(self.screenshot)))
+
 
 def choose_mode(headless: bool, environ: Mapping[str, str] | None = None) -> str:
     """``"headless"`` when asked or when there is no display at all, else ``"desktop"``."""
@@ -44,24 +50,48 @@ def choose_mode(headless: bool, environ: Mapping[str, str] | None = None) -> str
     return "desktop"
 
 
-def run_demo(options: DemoOptions, *, out: TextIO | None = None) -> int:
-    """Run the demo; returns the exit code (0: flow complete, or served until Ctrl-C)."""
-    stream = out or sys.stdout
+def run_demo(
+    options: DemoOptions, *, out: TextIO | None = None, stopper: Stopper | None = None
+) -> int:
+    """Run the demo; returns the exit code.
+
+    0: the flow completed, or the user closed the window; 130 / 143: stopped by SIGINT /
+    SIGTERM (one line on stderr, whatever was running when the signal came).
+    """
+    stop = stopper or Stopper()
+    with stop.installed():
+        try:
+            code = _run(options, stop, out or sys.stdout)
+        except Exception:
+            # a browser or helper killed by the same Ctrl-C (it went to the whole process
+            # group) fails whatever was talking to it: that is the stop, not an error
+            if not stop.stopped:
+                raise
+            code = 0
+    if stop.stopped:
+        print(f"gcbridge demo: stopped ({stop.name})", file=sys.stderr, flush=True)
+        return stop.exit_code
+    return code
+
+
+def _run(options: DemoOptions, stop: Stopper, stream: TextIO) -> int:
     mode = choose_mode(options.headless)
     if mode == "desktop":
         from gcbridge.demo.desktop import probe_gui
 
         probe_gui()  # before any server starts: a dead display must fail fast and cleanly
+        stop.check()
 
     from gcbridge.bridge import script
 
     bridge = script()
     timeline = Timeline()
     timeline.subscribe(lambda e: print(format_event(e), file=stream, flush=True))
-    timeline.record("demo.start", f"gcbridge demo ({mode} mode), data in {options.data_dir}")
+    timeline.record("demo.start", f"gcbridge demo ({mode} mode), data in {shown(options.data_dir)}")
     options.data_dir.mkdir(parents=True, exist_ok=True)
 
     with DemoStack(options.data_dir, timeline, port=options.port) as stack:
+        stop.check()
         comments_api = _comments_api(stack)
 
         def make_app(host: Any) -> Any:
@@ -96,8 +126,8 @@ def run_demo(options: DemoOptions, *, out: TextIO | None = None) -> int:
             return results if ok else []
 
         if mode == "headless":
-            return _headless(options, stack, timeline, make_app, flow, stream)
-        return _desktop(options, stack, timeline, make_app, flow, stream)
+            return _headless(options, stack, timeline, make_app, flow, stream, stop)
+        return _desktop(options, stack, timeline, make_app, flow, stream, stop)
 
 
 def _comments_api(stack: DemoStack) -> Callable[[], list[dict[str, Any]]]:
@@ -136,6 +166,7 @@ def _headless(
     make_app: Any,
     flow: Any,
     out: TextIO,
+    stop: Stopper,
 ) -> int:
     from gcbridge.demo.headless import PlaywrightHost, run_headless
 
@@ -158,29 +189,23 @@ def _headless(
             file=out,
             flush=True,
         )
-        # A KeyboardInterrupt raised inside a Playwright call leaves its connection
-        # half-read; take the signal as a flag and leave the loop between calls.
-        # A terminal's Ctrl-C also reaches the browser and Playwright's driver, so a
-        # closed-target error right after the signal is the normal way out.
-        stop = threading.Event()
-        signals = (signal.SIGINT, signal.SIGTERM)
-        handlers = {sig: signal.signal(sig, lambda *_: stop.set()) for sig in signals}
-        try:
-            while not stop.is_set():
-                try:
-                    host.pump(250)
-                except Exception:
-                    if stop.wait(0.5):
-                        break
-                    raise DemoError(
-                        "the browser closed unexpectedly", reason="browser_closed"
-                    ) from None
-        finally:
-            for sig, handler in handlers.items():
-                signal.signal(sig, handler)
-        return 0
+        # Signals only set the stopper's flag (a KeyboardInterrupt inside a Playwright
+        # call leaves its connection half-read); pump() raises DemoStopped between calls.
+        # A terminal's Ctrl-C also reaches the browser and Playwright's driver, so an
+        # error right after the signal is the normal way out.
+        while True:
+            try:
+                host.pump(250)
+            except Exception:
+                if stop.wait(0.5):
+                    return 0
+                raise DemoError(
+                    "the browser closed unexpectedly", reason="browser_closed"
+                ) from None
 
-    code = run_headless(stack.widget_url, options.data_dir / "chromium", make_app, run)
+    code = run_headless(
+        stack.widget_url, options.data_dir / "chromium", make_app, run, stopped=lambda: stop.stopped
+    )
     if options.exit_after_flow and code != 0:
         raise DemoError(
             "the scripted flow did not complete (see the timeline above)", reason="flow_failed"
@@ -195,6 +220,7 @@ def _desktop(
     make_app: Any,
     flow: Any,
     out: TextIO,
+    stop: Stopper,
 ) -> int:
     from gcbridge.demo.backend import demo_usernames
     from gcbridge.demo.desktop import run_desktop
@@ -207,6 +233,7 @@ def _desktop(
         if not options.exit_after_flow:
             if path:
                 timeline.wait_for("bridge.installed", options.step_timeout)
+                _record_session_line(app, driver, timeline, options.step_timeout)
                 shoot()
             return 0  # the window stays open; the user drives the app
         ok = bool(flow(app, driver, shoot))
@@ -216,10 +243,24 @@ def _desktop(
         return 0 if ok else 1
 
     code = run_desktop(
-        stack.widget_url, options.data_dir, timeline, make_app, run, users=demo_usernames()
+        stack.widget_url,
+        options.data_dir,
+        timeline,
+        make_app,
+        run,
+        users=demo_usernames(),
+        stopper=stop,
     )
     if options.exit_after_flow and code != 0:
         raise DemoError(
             "the scripted flow did not complete (see the timeline above)", reason="flow_failed"
         )
     return code
+
+
+def _record_session_line(app: Any, driver: Any, timeline: Timeline, timeout: float) -> None:
+    """Wait until the widget shows the session it has (restored or not) and say what."""
+    restored = timeline.find("widget.restored") is not None
+    line = driver.wait_until(lambda: app.session_line(signed_in=restored), timeout)
+    if line:
+        timeline.record("widget.session", f"the window shows the widget's session: {line}")
