@@ -202,3 +202,15 @@ def test_an_outage_is_unavailable_and_the_log_recovers(backend):
             log.close()
     except ServerUnavailable as exc:
         pytest.skip(str(exc))
+
+
+def test_a_copys_signature_is_remembered_too(open_log):
+    """A copy answered in flight or duplicate could be captured and replayed under a new id."""
+    a, b = open_log(), open_log()
+    assert a.claim("d1", "aa" * 32, TS) == "new"
+    assert b.claim("d1", "bb" * 32, TS + 1) == "in_flight"
+    a.complete("d1")
+    assert b.claim("d1", "cc" * 32, TS + 2) == "duplicate"
+    for captured in ("bb" * 32, "cc" * 32):
+        with pytest.raises(WebhookReplayError):
+            a.claim("forged", captured, TS + 3)

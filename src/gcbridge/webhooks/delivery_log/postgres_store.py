@@ -62,14 +62,16 @@ RETURNING 1"""
 _STATE = f"""
 SELECT state FROM gcbridge_delivery_ids WHERE delivery_id = %(id)s AND expires_at >= {_NOW}"""
 
+_KEEP_SIGNATURE = f"""
+INSERT INTO gcbridge_signatures AS s VALUES (%(sig)s, {_SIG_EXPIRY})
+ON CONFLICT (signature) DO UPDATE SET expires_at = GREATEST(s.expires_at, EXCLUDED.expires_at)"""
+
 _COMPLETE = [
     f"""INSERT INTO gcbridge_delivery_ids AS d
         VALUES (%(id)s, 'processed', NULL, {_NOW} + %(retention)s::float8, %(sig)s, %(ts)s)
     ON CONFLICT (delivery_id) DO UPDATE SET
         state = 'processed', token = NULL, expires_at = EXCLUDED.expires_at""",
-    f"""INSERT INTO gcbridge_signatures AS s VALUES (%(sig)s, {_SIG_EXPIRY})
-    ON CONFLICT (signature) DO UPDATE SET
-        expires_at = GREATEST(s.expires_at, EXCLUDED.expires_at)""",
+    _KEEP_SIGNATURE,
 ]
 
 
@@ -158,6 +160,9 @@ class PostgresStore(DeliveryStore):
             try:
                 with conn.transaction():
                     if conn.execute(_CLAIM_ID, params).fetchone() is None:
+                        # A copy's signature is remembered too: replayed under a new
+                        # id, it is refused.
+                        conn.execute(_KEEP_SIGNATURE, params)
                         row = conn.execute(_STATE, params).fetchone()
                         if row is not None and row[0] == "processed":
                             return "duplicate"

@@ -35,19 +35,24 @@ local function alive(key)
   local e = tonumber(redis.call('GET', key))
   return e ~= nil and e >= now
 end
+local function keep(key, expires)
+  local old = tonumber(redis.call('GET', key))
+  if old == nil or old < expires then put(key, string.format('%.6f', expires), expires) end
+end
 """
 
 # KEYS: delivery, signature. ARGV: now, token, signature, ts_ms, lease, tolerance
 _CLAIM = (
     _NOW
     + """
+local sig_expires = math.max(tonumber(ARGV[4]) / 1000, now) + tonumber(ARGV[6])
 local row = redis.call('HMGET', KEYS[1], 'state', 'expires_at')
 if row[1] and tonumber(row[2]) >= now then
+  keep(KEYS[2], sig_expires)  -- a copy's signature is remembered too
   if row[1] == 'processed' then return 'duplicate' end
   return 'in_flight'
 end
 if alive(KEYS[2]) then return 'replayed' end
-local sig_expires = math.max(tonumber(ARGV[4]) / 1000, now) + tonumber(ARGV[6])
 put(KEYS[2], string.format('%.6f', sig_expires), sig_expires)
 local until_ = now + tonumber(ARGV[5])
 redis.call('DEL', KEYS[1])
@@ -67,11 +72,7 @@ redis.call('DEL', KEYS[1])
 redis.call('HSET', KEYS[1], 'state', 'processed', 'expires_at', string.format('%.6f', until_),
   'signature', ARGV[2], 'timestamp_ms', ARGV[3])
 redis.call('PEXPIRE', KEYS[1], math.max(1, math.ceil((until_ - now) * 1000)))
-local sig_expires = math.max(tonumber(ARGV[3]) / 1000, now) + tonumber(ARGV[5])
-local old = tonumber(redis.call('GET', KEYS[2]))
-if old == nil or old < sig_expires then
-  put(KEYS[2], string.format('%.6f', sig_expires), sig_expires)
-end
+keep(KEYS[2], math.max(tonumber(ARGV[3]) / 1000, now) + tonumber(ARGV[5]))
 return 1
 """
 )

@@ -54,6 +54,12 @@ _REMEMBER_SIGNATURE = (
     "WHERE signatures.expires_at < ?"
 )
 
+_KEEP_SIGNATURE = (
+    "INSERT INTO signatures (signature, expires_at) VALUES (?, ?) "
+    "ON CONFLICT (signature) DO UPDATE SET "
+    "expires_at = max(signatures.expires_at, excluded.expires_at)"
+)
+
 
 def private_file(path: str) -> None:
     """Create ``path`` (and missing parents, 0700) as 0600, or tighten it to 0600."""
@@ -133,9 +139,11 @@ class SqliteStore(DeliveryStore):
                 "SELECT state FROM delivery_ids WHERE delivery_id = ? AND expires_at >= ?",
                 (delivery_id, t),
             ).fetchone()
-            if row is not None:
-                return "duplicate" if row[0] == "processed" else "in_flight"
             expiry = signature_expiry(timestamp_ms, t, tolerance)
+            if row is not None:
+                # A copy's signature is remembered too: replayed under a new id, it is refused.
+                self._conn.execute(_KEEP_SIGNATURE, (signature, expiry))
+                return "duplicate" if row[0] == "processed" else "in_flight"
             if self._conn.execute(_REMEMBER_SIGNATURE, (signature, expiry, t)).rowcount != 1:
                 return "replayed"
             self._conn.execute(
@@ -162,10 +170,7 @@ class SqliteStore(DeliveryStore):
                 (delivery_id, t + retention, signature, int(timestamp_ms)),
             )
             self._conn.execute(
-                "INSERT INTO signatures (signature, expires_at) VALUES (?, ?) "
-                "ON CONFLICT (signature) DO UPDATE SET "
-                "expires_at = max(signatures.expires_at, excluded.expires_at)",
-                (signature, signature_expiry(timestamp_ms, t, tolerance)),
+                _KEEP_SIGNATURE, (signature, signature_expiry(timestamp_ms, t, tolerance))
             )
 
     def release(self, delivery_id: str, token: str | None) -> bool:
