@@ -63,10 +63,14 @@ _KEEP_SIGNATURE = (
 
 def private_file(path: str) -> None:
     """Create ``path`` (and missing parents, 0700) as 0600, or tighten it to 0600."""
+    missing = []
     parent = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(parent):
-        os.makedirs(parent, mode=0o700, exist_ok=True)
-        os.chmod(parent, 0o700)  # makedirs' mode is filtered by the umask
+    while not os.path.isdir(parent):
+        missing.append(parent)
+        parent = os.path.dirname(parent)
+    for directory in reversed(missing):
+        os.makedirs(directory, mode=0o700, exist_ok=True)
+        os.chmod(directory, 0o700)  # mkdir's mode is filtered by the umask
     fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
     try:
         os.fchmod(fd, 0o600)
