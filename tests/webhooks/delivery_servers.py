@@ -57,13 +57,17 @@ def postgres_server(port: int | None = None) -> Iterator[str]:
     """A fresh PostgreSQL cluster; yields its URL (user ``postgres``, trust auth, loopback)."""
     initdb, pg_ctl = _pg_bin("initdb"), _pg_bin("pg_ctl")
     if initdb is None or pg_ctl is None:
-        raise ServerUnavailable(f"PostgreSQL server binaries (initdb, pg_ctl) not found: {PG_INSTALL}")
+        raise ServerUnavailable(
+            f"PostgreSQL server binaries (initdb, pg_ctl) not found: {PG_INSTALL}"
+        )
     owner = None
     if os.geteuid() == 0:
         try:
             owner = pwd.getpwnam("postgres")
         except KeyError:
-            raise ServerUnavailable(f"no 'postgres' user to run the server as: {PG_INSTALL}") from None
+            raise ServerUnavailable(
+                f"no 'postgres' user to run the server as: {PG_INSTALL}"
+            ) from None
     root = tempfile.mkdtemp(prefix="gcbridge-pg-")
     try:
         if owner is not None:
@@ -87,7 +91,9 @@ def postgres_server(port: int | None = None) -> Iterator[str]:
                 "-c synchronous_commit=off -c full_page_writes=off -c max_connections=50"
             )
             started = subprocess.run(
-                _as_postgres([pg_ctl, "-D", data, "-l", log, "-o", options, "-w", "-t", "60", "start"]),
+                _as_postgres(
+                    [pg_ctl, "-D", data, "-l", log, "-o", options, "-w", "-t", "60", "start"]
+                ),
                 timeout=90,
                 **quiet,
             )
@@ -119,7 +125,17 @@ def redis_server(port: int | None = None) -> Iterator[str]:
     for attempt in range(3):
         port = wanted or free_port()
         proc = subprocess.Popen(
-            [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+            [
+                binary,
+                "--port",
+                str(port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+            ],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )

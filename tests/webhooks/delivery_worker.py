@@ -34,7 +34,9 @@ def main() -> None:
     parser.add_argument("--handle-seconds", type=float, default=0.02)
     args = parser.parse_args()
 
-    receiver = WebhookReceiver(SECRET, delivery_log=DeliveryLog.from_url(args.url, lease=args.lease))
+    receiver = WebhookReceiver(
+        SECRET, delivery_log=DeliveryLog.from_url(args.url, lease=args.lease)
+    )
     app = FastAPI(exception_handlers=receiver.exception_handlers)
     sink = os.open(args.sink, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
     pid = os.getpid()

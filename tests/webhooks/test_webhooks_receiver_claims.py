@@ -46,9 +46,13 @@ def two_instances(shared_log_url):
     """Two receivers (each its own log connection) on one shared log, and their gate."""
     gate = Gate()
     logs = [DeliveryLog.from_url(shared_log_url) for _ in range(2)]
-    with serve(logs[0], gate) as a, serve(logs[1], gate) as b:
-        with httpx.Client(base_url=a.url) as ca, httpx.Client(base_url=b.url) as cb:
-            yield ca, cb, gate, logs[0]
+    with (
+        serve(logs[0], gate) as a,
+        serve(logs[1], gate) as b,
+        httpx.Client(base_url=a.url) as ca,
+        httpx.Client(base_url=b.url) as cb,
+    ):
+        yield ca, cb, gate, logs[0]
     for log in logs:
         log.close()
 

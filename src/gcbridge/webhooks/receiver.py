@@ -192,9 +192,7 @@ class WebhookReceiver:
             if log is not None and delivery.delivery_id is not None:
                 await self._claim(log, delivery, delivery.delivery_id)
             elif log is not None:  # no id to deduplicate on; still refuse replays
-                await run_in_threadpool(
-                    log.check, None, delivery.signature, delivery.timestamp_ms
-                )
+                await run_in_threadpool(log.check, None, delivery.signature, delivery.timestamp_ms)
         except DeliveryLogUnavailable as exc:
             logger.error("webhook delivery not processed: %s", exc)
             raise WebhookHTTPException(

@@ -1,3 +1,4 @@
+# ruff: noqa: S608  (queries join constant fragments only; every value is a bound parameter)
 """The PostgreSQL backend (psycopg 3): receivers on several machines share one table pair.
 
 Claims are ``INSERT ... ON CONFLICT`` statements, so two instances claiming one
@@ -40,8 +41,7 @@ _SCHEMA = [
         expires_at double precision NOT NULL)""",
     "CREATE INDEX IF NOT EXISTS gcbridge_delivery_ids_expires_at "
     "ON gcbridge_delivery_ids (expires_at)",
-    "CREATE INDEX IF NOT EXISTS gcbridge_signatures_expires_at "
-    "ON gcbridge_signatures (expires_at)",
+    "CREATE INDEX IF NOT EXISTS gcbridge_signatures_expires_at ON gcbridge_signatures (expires_at)",
 ]
 
 _CLAIM_ID = f"""
@@ -228,7 +228,9 @@ class PostgresStore(DeliveryStore):
 
     def signature_seen(self, signature: str, now: float | None) -> bool:
         """Whether the signature is alive."""
-        sql = f"SELECT 1 FROM gcbridge_signatures WHERE signature = %(sig)s AND expires_at >= {_NOW}"
+        sql = (
+            f"SELECT 1 FROM gcbridge_signatures WHERE signature = %(sig)s AND expires_at >= {_NOW}"
+        )
         params = {"sig": signature, "now": now}
         return bool(self._run(lambda c: c.execute(sql, params).fetchone()))
 
