@@ -60,7 +60,7 @@ def create_listen_app(
     out: TextIO | Callable[[str], None] | None = None,
     tolerance: float = DEFAULT_TOLERANCE,
     clock: Clock = SYSTEM_CLOCK,
-    delivery_log: "DeliveryLog | None" = None,
+    delivery_log: DeliveryLog | None = None,
 ) -> Any:
     """A Starlette app that verifies every POST and reports each one to ``out``."""
     import sys
@@ -117,7 +117,7 @@ def create_listen_app(
 
 
 def _claim(
-    log: "DeliveryLog", delivery: "Delivery"
+    log: DeliveryLog, delivery: Delivery
 ) -> tuple[int, str, dict[str, Any], dict[str, str]] | None:
     """``None`` when this delivery is to be printed; else (status, reason, body, headers)."""
     from gcbridge.webhooks.errors import DeliveryLogUnavailable, WebhookReplayError
