@@ -5,6 +5,7 @@ after the lease; processed ids are duplicates for the retention; signatures are
 remembered for the tolerance window; an outage is DeliveryLogUnavailable.
 """
 
+import sys
 import threading
 
 import pytest
@@ -214,3 +215,17 @@ def test_a_copys_signature_is_remembered_too(open_log):
     for captured in ("bb" * 32, "cc" * 32):
         with pytest.raises(WebhookReplayError):
             a.claim("forged", captured, TS + 3)
+
+
+@pytest.mark.parametrize(
+    ("module", "url", "extra"),
+    [("psycopg", "postgresql://db/x", "postgres"), ("redis", "redis://cache/0", "redis")],
+)
+def test_a_missing_driver_names_the_extra_to_install(monkeypatch, module, url, extra):
+    from gcbridge.webhooks.errors import DeliveryLogConfigError
+
+    monkeypatch.setitem(sys.modules, module, None)  # import fails as if not installed
+    with pytest.raises(DeliveryLogConfigError) as info:
+        DeliveryLog.from_url(url)
+    assert info.value.reason == "missing_extra"
+    assert f'pip install "gc-bridge[{extra}]"' in str(info.value)
