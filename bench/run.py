@@ -33,6 +33,7 @@ ROWS: dict[int, str] = {
     4: "row4_scheduler",
     5: "row5_harness",
     6: "row6_threadload",
+    9: "row9_delivery_log",
 }
 
 
