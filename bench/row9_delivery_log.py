@@ -121,11 +121,13 @@ def run(quick: bool) -> Row:
     row = Row(number=9, title=TITLE)
     n = 300 if quick else 2000
     results: dict[str, dict[int, dict[str, Any]]] = {}
-    with tempfile.TemporaryDirectory(prefix="gcbridge-bench-") as tmp:
-        with backends(tmp, row.notes) as urls:
-            for run_no, processes in enumerate(PROCESSES):
-                for name, url in urls.items():  # interleaved: backends side by side
-                    results.setdefault(name, {})[processes] = measure(url, processes, n, run_no)
+    with (
+        tempfile.TemporaryDirectory(prefix="gcbridge-bench-") as tmp,
+        backends(tmp, row.notes) as urls,
+    ):
+        for run_no, processes in enumerate(PROCESSES):
+            for name, url in urls.items():  # interleaved: backends side by side
+                results.setdefault(name, {})[processes] = measure(url, processes, n, run_no)
     for name, by_p in results.items():
         for processes, r in by_p.items():
             base = results["SQLite"][processes]["rate"] if name != "SQLite" else None
