@@ -229,3 +229,14 @@ def test_a_missing_driver_names_the_extra_to_install(monkeypatch, module, url, e
         DeliveryLog.from_url(url)
     assert info.value.reason == "missing_extra"
     assert f'pip install "gc-bridge[{extra}]"' in str(info.value)
+
+
+def test_release_and_complete_touch_only_this_logs_own_claims(open_log):
+    a, b = open_log(), open_log()
+    assert a.claim("d1", "aa" * 32, TS) == "new"
+    b.release("d1")  # b holds no claim on d1: a's live claim stays
+    assert b.state("d1") == "in_flight"
+    with pytest.raises(KeyError):
+        b.complete("d1")
+    a.complete("d1")
+    assert b.seen("d1")

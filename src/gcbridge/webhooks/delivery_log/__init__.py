@@ -179,16 +179,24 @@ class DeliveryLog:
         with self._claims_lock:
             held = self._claims.pop(delivery_id, None)
         if held is None:
+            # Another handler in this process took the claim over after the lease and
+            # completed it first; anything else is a caller's mistake.
+            if self.state(delivery_id) == "processed":
+                return
             raise KeyError(f"delivery {delivery_id!r} was not claimed through this log")
         _, signature, timestamp_ms = held
         self.record(delivery_id, signature, timestamp_ms)
 
     def release(self, delivery_id: str) -> None:
-        """Give up a claim whose processing failed, so the service's retry is processed."""
+        """Give up this log's claim on a delivery whose processing failed (the retry gets in).
+
+        Only a claim made through this log is dropped: another instance's live
+        claim is never touched.
+        """
         with self._claims_lock:
             held = self._claims.pop(delivery_id, None)
-        token = held[0] if held is not None else None
-        self._call(lambda now: self._store.release(delivery_id, token))
+        if held is not None:
+            self._call(lambda now: self._store.release(delivery_id, held[0]))
 
     def record(self, delivery_id: str, signature: str, timestamp: int) -> None:
         """Mark ``delivery_id`` processed; ``timestamp`` is the signed epoch ms."""
