@@ -2,16 +2,16 @@
 
     GcBridgeError
      +-- WebhookError                   a delivery was refused
-          +-- WebhookVerificationError  not authentic or not fresh (answer 401, spec 5.3)
-          |     reason: missing_header, malformed_timestamp, timestamp_too_old,
-          |             timestamp_too_new, malformed_signature, signature_mismatch,
-          |             body_not_bytes
-          +-- WebhookReplayError        authentic, but this exact signature was already
-          |     reason: replayed_signature   accepted under another delivery id
-          +-- WebhookPayloadError       authentic, but the body is not a spec 2.4 event
-          |     reason: malformed_payload
-          +-- DeliveryLogUnavailable    the delivery log cannot be reached: nothing is
-                reason: delivery_log_unavailable   processed unguarded (answer 503)
+     |    +-- WebhookVerificationError  not authentic or not fresh (answer 401, spec 5.3)
+     |    |     reason: missing_header, malformed_timestamp, timestamp_too_old,
+     |    |             timestamp_too_new, malformed_signature, signature_mismatch,
+     |    |             body_not_bytes
+     |    +-- WebhookReplayError        authentic, but this exact signature was already
+     |    |     reason: replayed_signature   accepted under another delivery id
+     |    +-- WebhookPayloadError       authentic, but the body is not a spec 2.4 event
+     |    |     reason: malformed_payload
+     |    +-- DeliveryLogUnavailable    the delivery log cannot be reached: nothing is
+     |          reason: delivery_log_unavailable   processed unguarded (answer 503)
      +-- DeliveryLogConfigError         ``DeliveryLog.from_url`` cannot build that log
            reason: unsupported_url, missing_extra
 
