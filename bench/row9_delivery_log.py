@@ -191,8 +191,8 @@ def run(quick: bool) -> Row:
         "with more, most calls are cheaper `in_flight`/`duplicate` answers, so compare backends within a column."
     )
     row.notes.append(
-        "PostgreSQL: one connection per process (a claim is one transaction of 2 statements, a "
-        "completion 2 more), fsync off in the throwaway cluster; Redis: one Lua script per call; "
+        "PostgreSQL: one connection per process (a claim is one statement, a "
+        "completion one more), fsync off in the throwaway cluster; Redis: one Lua script per call; "
         "SQLite: one WAL file on a local disk (processes on one host only)."
     )
     return row

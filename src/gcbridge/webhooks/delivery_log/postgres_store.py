@@ -1,11 +1,12 @@
 # ruff: noqa: S608  (queries join constant fragments only; every value is a bound parameter)
 """The PostgreSQL backend (psycopg 3): receivers on several machines share one table pair.
 
-Claims are ``INSERT ... ON CONFLICT`` statements, so two instances claiming one
-delivery id at once are ordered by the database: one wins, the other sees its
-live claim. Without an injected clock every expiry is computed and pruned with
-the database's clock (``now()``, the transaction's start), so instances whose
-clocks drift still agree on leases and windows.
+A claim is one ``INSERT ... ON CONFLICT`` statement (one round trip), so two
+instances claiming one delivery id at once are ordered by the database: one
+wins, the other sees its live claim. Without an injected clock every expiry is
+computed and pruned with the database's clock (``now()``, the statement's
+transaction start), so instances whose clocks drift still agree on leases and
+windows.
 
 Tables: ``gcbridge_delivery_ids`` and ``gcbridge_signatures``, created on first
 use (under an advisory lock: instances starting together do not race).
@@ -44,20 +45,28 @@ _SCHEMA = [
     "CREATE INDEX IF NOT EXISTS gcbridge_signatures_expires_at ON gcbridge_signatures (expires_at)",
 ]
 
-_CLAIM_ID = f"""
-INSERT INTO gcbridge_delivery_ids AS d
-    VALUES (%(id)s, 'claimed', %(token)s, {_NOW} + %(lease)s::float8, %(sig)s, %(ts)s)
-ON CONFLICT (delivery_id) DO UPDATE SET
-    state = 'claimed', token = EXCLUDED.token, expires_at = EXCLUDED.expires_at,
-    signature = EXCLUDED.signature, timestamp_ms = EXCLUDED.timestamp_ms
-    WHERE d.expires_at < {_NOW}
-RETURNING 1"""
-
 _CLAIM_SIGNATURE = f"""
 INSERT INTO gcbridge_signatures AS s VALUES (%(sig)s, {_SIG_EXPIRY})
 ON CONFLICT (signature) DO UPDATE SET expires_at = EXCLUDED.expires_at
     WHERE s.expires_at < {_NOW}
 RETURNING 1"""
+
+# One statement, one round trip: the signature first (fresh or expired), then the
+# id (new or with an expired entry) only if the signature was fresh. Concurrent
+# claims of one id or one signature wait on the row and then see the winner's.
+_CLAIM = f"""
+WITH sig AS ({_CLAIM_SIGNATURE}),
+ids AS (
+    INSERT INTO gcbridge_delivery_ids AS d
+    SELECT %(id)s, 'claimed', %(token)s, {_NOW} + %(lease)s::float8, %(sig)s, %(ts)s::bigint
+    WHERE EXISTS (SELECT 1 FROM sig)
+    ON CONFLICT (delivery_id) DO UPDATE SET
+        state = 'claimed', token = EXCLUDED.token, expires_at = EXCLUDED.expires_at,
+        signature = EXCLUDED.signature, timestamp_ms = EXCLUDED.timestamp_ms
+        WHERE d.expires_at < {_NOW}
+    RETURNING 1
+)
+SELECT EXISTS (SELECT 1 FROM sig), EXISTS (SELECT 1 FROM ids)"""
 
 _STATE = f"""
 SELECT state FROM gcbridge_delivery_ids WHERE delivery_id = %(id)s AND expires_at >= {_NOW}"""
@@ -66,13 +75,13 @@ _KEEP_SIGNATURE = f"""
 INSERT INTO gcbridge_signatures AS s VALUES (%(sig)s, {_SIG_EXPIRY})
 ON CONFLICT (signature) DO UPDATE SET expires_at = GREATEST(s.expires_at, EXCLUDED.expires_at)"""
 
-_COMPLETE = [
-    f"""INSERT INTO gcbridge_delivery_ids AS d
+_COMPLETE = f"""
+WITH ids AS (
+    INSERT INTO gcbridge_delivery_ids AS d
         VALUES (%(id)s, 'processed', NULL, {_NOW} + %(retention)s::float8, %(sig)s, %(ts)s)
     ON CONFLICT (delivery_id) DO UPDATE SET
-        state = 'processed', token = NULL, expires_at = EXCLUDED.expires_at""",
-    _KEEP_SIGNATURE,
-]
+        state = 'processed', token = NULL, expires_at = EXCLUDED.expires_at
+){_KEEP_SIGNATURE}"""
 
 
 def load_psycopg() -> Any:
@@ -153,25 +162,18 @@ class PostgresStore(DeliveryStore):
             "tolerance": tolerance,
         }
 
-        class Replayed(Exception):
-            pass
-
         def run(conn: psycopg.Connection[Any]) -> ClaimOutcome:
-            try:
-                with conn.transaction():
-                    if conn.execute(_CLAIM_ID, params).fetchone() is None:
-                        # A copy's signature is remembered too: replayed under a new
-                        # id, it is refused.
-                        conn.execute(_KEEP_SIGNATURE, params)
-                        row = conn.execute(_STATE, params).fetchone()
-                        if row is not None and row[0] == "processed":
-                            return "duplicate"
-                        return "in_flight"  # live claim (or one released meanwhile: retry)
-                    if conn.execute(_CLAIM_SIGNATURE, params).fetchone() is None:
-                        raise Replayed  # rolls the id claim back
-            except Replayed:
-                return "replayed"
-            return "new"
+            fresh_signature, claimed = conn.execute(_CLAIM, params).fetchone() or (False, False)
+            if claimed:
+                return "new"
+            row = conn.execute(_STATE, params).fetchone()
+            if row is not None:
+                if not fresh_signature:  # a copy's signature is remembered too
+                    conn.execute(_KEEP_SIGNATURE, params)
+                return "duplicate" if row[0] == "processed" else "in_flight"
+            # No live id: the signature was taken (a replay), or the live claim we
+            # met was released just now (retry later).
+            return "in_flight" if fresh_signature else "replayed"
 
         outcome: ClaimOutcome = self._run(run)
         return outcome
@@ -196,12 +198,7 @@ class PostgresStore(DeliveryStore):
             "tolerance": tolerance,
         }
 
-        def run(conn: psycopg.Connection[Any]) -> None:
-            with conn.transaction():
-                for statement in _COMPLETE:
-                    conn.execute(statement, params)
-
-        self._run(run)
+        self._run(lambda conn: conn.execute(_COMPLETE, params))
 
     def release(self, delivery_id: str, token: str | None) -> bool:
         """Drop a claim (``token``'s only, if given)."""
