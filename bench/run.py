@@ -40,6 +40,7 @@ ROWS: dict[int, str] = {
     5: "row5_harness",
     6: "row6_threadload",
     7: "row7_fairness",
+    9: "row9_delivery_log",
 }
 
 # What each row imports beyond the base install, and the extra that brings it.
@@ -50,6 +51,8 @@ NEEDS: dict[int, tuple[str, tuple[str, ...]]] = {
     4: ("bench", ("fastapi", "uvicorn", "httpx")),
     5: ("harness", ("playwright", "fastapi", "uvicorn", "httpx")),
     6: ("bench", ("fastapi", "uvicorn", "httpx")),
+    7: ("bench", ("fastapi", "uvicorn", "httpx")),
+    9: ("postgres,redis", ("psycopg", "redis", "uvicorn")),
 }
 DEFAULT_OUT = BENCH_DIR / "out"
 

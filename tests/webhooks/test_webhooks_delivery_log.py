@@ -1,90 +1,162 @@
-"""DeliveryLog: ids, signatures within the window, pruning, persistence, threads."""
+"""DeliveryLog on every backend (SQLite, PostgreSQL, Redis against real servers): one suite.
 
+Claims are leases: held while the handler runs, released on failure, taken over
+after the lease; processed ids are duplicates for the retention; signatures are
+remembered for the tolerance window; an outage is DeliveryLogUnavailable.
+"""
+
+import sys
 import threading
 
 import pytest
 
 from gcbridge.clock import ManualClock
-from gcbridge.webhooks import WebhookReplayError
-from gcbridge.webhooks.delivery_log import DeliveryLog
+from gcbridge.webhooks import DeliveryLog, WebhookReplayError
+from gcbridge.webhooks.errors import DeliveryLogUnavailable
 
 T = 1_700_000_000.0
 TS = int(T * 1000)
 
 
-def test_record_then_seen():
-    log = DeliveryLog(clock=ManualClock(start=T))
-    assert not log.seen("d1")
-    log.record("d1", "ab" * 32, TS)
-    assert log.seen("d1") and not log.seen("d2")
-    assert log.signature_seen("AB" * 32)
+@pytest.fixture
+def open_log(shared_log_url):
+    """Open logs on the backend under test (several = several instances); closed after."""
+    logs = []
+
+    def make(**kw):
+        kw.setdefault("clock", ManualClock(start=T))
+        log = DeliveryLog.from_url(shared_log_url, **kw)
+        logs.append(log)
+        return log
+
+    yield make
+    for log in logs:
+        log.close()
 
 
-def test_check_new_duplicate_and_replayed_signature():
-    log = DeliveryLog(clock=ManualClock(start=T))
-    assert log.check("d1", "aa" * 32, TS) == "new"
-    log.record("d1", "aa" * 32, TS)
-    assert log.check("d1", "bb" * 32, TS + 60_000) == "duplicate"
+def test_claim_complete_then_duplicate(open_log):
+    log = open_log()
+    assert log.claim("d1", "aa" * 32, TS) == "new"
+    assert log.state("d1") == "in_flight" and not log.seen("d1")
+    log.complete("d1")
+    assert log.seen("d1") and log.state("d1") == "processed"
+    assert log.claim("d1", "bb" * 32, TS + 60_000) == "duplicate"
+
+
+def test_in_flight_copy_is_not_a_duplicate_and_failure_lets_the_retry_in(open_log):
+    clock = ManualClock(start=T)
+    a, b = open_log(clock=clock), open_log(clock=clock)  # two instances, one log
+    assert a.claim("d1", "aa" * 32, TS) == "new"
+    assert b.claim("d1", "bb" * 32, TS + 1000) == "in_flight"
+    a.release("d1")  # the first handler failed
+    assert b.claim("d1", "cc" * 32, TS + 60_000) == "new"
+    b.complete("d1")
+    assert a.claim("d1", "dd" * 32, TS + 120_000) == "duplicate"
+
+
+def test_a_dead_instances_claim_is_taken_over_after_the_lease(open_log):
+    clock = ManualClock(start=T)
+    dead, alive = open_log(clock=clock, lease=30), open_log(clock=clock, lease=30)
+    assert dead.claim("d1", "aa" * 32, TS) == "new"  # ... and its process dies
+    clock.advance(30)
+    assert alive.claim("d1", "bb" * 32, TS + 30_000) == "in_flight"
+    clock.advance(1)
+    assert alive.claim("d1", "cc" * 32, TS + 31_000) == "new"
+    dead.release("d1")  # a late release of the old claim leaves the new owner's alone
+    assert alive.state("d1") == "in_flight"
+    alive.complete("d1")
+    assert dead.seen("d1")
+
+
+def test_captured_signature_under_a_new_id_is_refused_everywhere(open_log):
+    a, b = open_log(), open_log()
+    assert a.claim("d1", "aa" * 32, TS) == "new"
     with pytest.raises(WebhookReplayError) as info:
-        log.check("d2", "aa" * 32, TS)
+        b.claim("forged", "AA" * 32, TS)
     assert info.value.reason == "replayed_signature"
+    assert b.state("forged") is None
+    a.release("d1")  # a failed handler: its signature stays remembered
+    with pytest.raises(WebhookReplayError):
+        b.claim("forged-2", "aa" * 32, TS)
 
 
-def test_claim_is_atomic_across_threads():
-    log = DeliveryLog(clock=ManualClock(start=T))
-    wins = []
+def test_claims_are_atomic_across_threads(open_log):
+    log = open_log()
+    outcomes = []
     barrier = threading.Barrier(8)
 
-    def claim():
+    def claim(i):
         barrier.wait()
-        wins.append(log.claim_signature("cc" * 32, TS))
+        outcomes.append(log.claim("d1", f"{i:02d}" * 32, TS + i))
 
-    threads = [threading.Thread(target=claim) for _ in range(8)]
+    threads = [threading.Thread(target=claim, args=(i,)) for i in range(8)]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
-    assert sorted(wins) == [False] * 7 + [True]
+    assert sorted(outcomes) == ["in_flight"] * 7 + ["new"]
 
 
-def test_signatures_are_forgotten_once_out_of_the_window():
+def test_signatures_are_forgotten_once_out_of_the_window(open_log):
     clock = ManualClock(start=T)
-    log = DeliveryLog(clock=clock, tolerance=300)
-    log.claim_signature("dd" * 32, TS)
+    log = open_log(clock=clock, tolerance=300)
+    assert log.claim_signature("dd" * 32, TS)
+    assert not log.claim_signature("dd" * 32, TS)
     clock.advance(300)
     assert log.signature_seen("dd" * 32)
     clock.advance(1)
     assert not log.signature_seen("dd" * 32)
     assert log.prune() == 1
+    assert log.claim_signature("dd" * 32, TS)
 
 
-def test_future_dated_signature_is_kept_until_its_own_window_ends():
+def test_future_dated_signature_is_kept_until_its_own_window_ends(open_log):
     clock = ManualClock(start=T)
-    log = DeliveryLog(clock=clock, tolerance=300)
+    log = open_log(clock=clock, tolerance=300)
     log.claim_signature("ee" * 32, TS + 300_000)
     clock.advance(599)
     assert log.signature_seen("ee" * 32)
 
 
-def test_delivery_ids_are_forgotten_after_retention():
+def test_processed_ids_are_forgotten_after_retention(open_log):
     clock = ManualClock(start=T)
-    log = DeliveryLog(clock=clock, retention=3600)
+    log = open_log(clock=clock, retention=3600)
     log.record("d1", "ff" * 32, TS)
-    clock.advance(3599)
-    log.prune()
-    assert log.seen("d1")
-    clock.advance(2)
-    log.prune()
-    assert not log.seen("d1")
-
-
-def test_pruning_happens_on_its_own():
-    clock = ManualClock(start=T)
-    log = DeliveryLog(clock=clock, retention=10)
-    log.record("old", "01" * 32, TS)
     clock.advance(3600)
-    log.record("new", "02" * 32, int(clock.now() * 1000))
-    assert not log.seen("old") and log.seen("new")
+    assert log.seen("d1")
+    clock.advance(1)
+    assert not log.seen("d1")
+    log.prune()
+    assert log.claim("d1", "01" * 32, TS + 3_601_000) == "new"
+
+
+def test_check_and_record_without_a_lease(open_log):
+    log = open_log()
+    assert log.check("d1", "aa" * 32, TS) == "new"
+    log.record("d1", "aa" * 32, TS)
+    assert log.check("d1", "bb" * 32, TS + 60_000) == "duplicate"
+    with pytest.raises(WebhookReplayError):
+        log.check("d2", "aa" * 32, TS)
+    with pytest.raises(WebhookReplayError):
+        log.check(None, "aa" * 32, TS)
+
+
+def test_backend_clock_when_no_clock_is_injected(shared_log_url):
+    import time
+
+    log = DeliveryLog.from_url(shared_log_url)  # the database's clock, not ours
+    now_ms = int(time.time() * 1000)
+    assert log.claim("d1", "ab" * 32, now_ms) == "new"
+    assert log.claim("d1", "cd" * 32, now_ms) == "in_flight"
+    log.complete("d1")
+    assert log.claim("d1", "ef" * 32, now_ms) == "duplicate"
+    log.close()
+
+
+@pytest.mark.parametrize("kw", [{"retention": 0}, {"tolerance": -1}, {"lease": 0}])
+def test_bad_settings(kw):
+    with pytest.raises(ValueError):
+        DeliveryLog(**kw)
 
 
 def test_file_log_persists_across_instances(tmp_path):
@@ -92,27 +164,79 @@ def test_file_log_persists_across_instances(tmp_path):
     first = DeliveryLog(path, clock=ManualClock(start=T))
     first.record("d1", "12" * 32, TS)
     first.close()
-    second = DeliveryLog(str(path), clock=ManualClock(start=T))
-    assert second.seen("d1")
+    second = DeliveryLog.from_url(str(path), clock=ManualClock(start=T))
+    assert second.seen("d1") and second.backend == "sqlite"
     with pytest.raises(WebhookReplayError):
         second.check("d9", "12" * 32, TS)
     second.close()
 
 
-@pytest.mark.parametrize("kw", [{"retention": 0}, {"tolerance": -1}])
-def test_bad_settings(kw):
-    with pytest.raises(ValueError):
-        DeliveryLog(**kw)
+def test_unsupported_url_and_unreachable_servers():
+    from gcbridge.webhooks.errors import DeliveryLogConfigError
+
+    with pytest.raises(DeliveryLogConfigError) as info:
+        DeliveryLog.from_url("mysql://user:hunter2@db/x")
+    assert info.value.reason == "unsupported_url" and "hunter2" not in str(info.value)
+    for url in ("postgresql://u:hunter2@127.0.0.1:1/x", "redis://:hunter2@127.0.0.1:1/0"):
+        with pytest.raises(DeliveryLogUnavailable) as down:
+            DeliveryLog.from_url(url)
+        assert down.value.reason == "delivery_log_unavailable"
+        assert "hunter2" not in str(down.value)
 
 
-def test_claim_then_release():
-    log = DeliveryLog(clock=ManualClock(start=T))
-    assert log.claim("d1", "aa" * 32, TS) == "new"
-    assert log.seen("d1")
-    assert log.claim("d1", "bb" * 32, TS + 60_000) == "duplicate"
-    with pytest.raises(WebhookReplayError):
-        log.claim("d2", "aa" * 32, TS)
-    assert not log.seen("d2")
-    log.release("d1")
-    assert not log.seen("d1")
-    assert log.claim("d1", "cc" * 32, TS + 60_000) == "new"
+@pytest.mark.parametrize("backend", ["postgres", "redis"])
+def test_an_outage_is_unavailable_and_the_log_recovers(backend):
+    """The server goes away under a running log, then comes back (empty) on the same port."""
+    from delivery_servers import ServerUnavailable, free_port, postgres_server, redis_server
+
+    server = postgres_server if backend == "postgres" else redis_server
+    port = free_port()
+    try:
+        with server(port) as url:
+            log = DeliveryLog.from_url(url, clock=ManualClock(start=T))
+            assert log.claim("d1", "aa" * 32, TS) == "new"
+        with pytest.raises(DeliveryLogUnavailable) as info:
+            log.claim("d2", "bb" * 32, TS)
+        assert info.value.reason == "delivery_log_unavailable"
+        with server(port):
+            assert log.claim("d2", "bb" * 32, TS) == "new"
+            log.close()
+    except ServerUnavailable as exc:
+        pytest.skip(str(exc))
+
+
+def test_a_copys_signature_is_remembered_too(open_log):
+    """A copy answered in flight or duplicate could be captured and replayed under a new id."""
+    a, b = open_log(), open_log()
+    assert a.claim("d1", "aa" * 32, TS) == "new"
+    assert b.claim("d1", "bb" * 32, TS + 1) == "in_flight"
+    a.complete("d1")
+    assert b.claim("d1", "cc" * 32, TS + 2) == "duplicate"
+    for captured in ("bb" * 32, "cc" * 32):
+        with pytest.raises(WebhookReplayError):
+            a.claim("forged", captured, TS + 3)
+
+
+@pytest.mark.parametrize(
+    ("module", "url", "extra"),
+    [("psycopg", "postgresql://db/x", "postgres"), ("redis", "redis://cache/0", "redis")],
+)
+def test_a_missing_driver_names_the_extra_to_install(monkeypatch, module, url, extra):
+    from gcbridge.webhooks.errors import DeliveryLogConfigError
+
+    monkeypatch.setitem(sys.modules, module, None)  # import fails as if not installed
+    with pytest.raises(DeliveryLogConfigError) as info:
+        DeliveryLog.from_url(url)
+    assert info.value.reason == "missing_extra"
+    assert f'pip install "gc-bridge[{extra}]"' in str(info.value)
+
+
+def test_release_and_complete_touch_only_this_logs_own_claims(open_log):
+    a, b = open_log(), open_log()
+    assert a.claim("d1", "aa" * 32, TS) == "new"
+    b.release("d1")  # b holds no claim on d1: a's live claim stays
+    assert b.state("d1") == "in_flight"
+    with pytest.raises(KeyError):
+        b.complete("d1")
+    a.complete("d1")
+    assert b.seen("d1")

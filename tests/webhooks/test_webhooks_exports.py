@@ -23,6 +23,10 @@ MODULES = [
     "gcbridge.webhooks.events",
     "gcbridge.webhooks.construct",
     "gcbridge.webhooks.delivery_log",
+    "gcbridge.webhooks.delivery_log.base",
+    "gcbridge.webhooks.delivery_log.sqlite_store",
+    "gcbridge.webhooks.delivery_log.postgres_store",
+    "gcbridge.webhooks.delivery_log.redis_store",
     "gcbridge.webhooks.receiver",
     "gcbridge.webhooks.listen",
     "gcbridge.webhooks.testing",
@@ -66,7 +70,8 @@ def test_core_imports_need_no_web_framework():
         "import sys, gcbridge.sso, gcbridge.webhooks, gcbridge.webhooks.testing\n"
         "import gcbridge.cli.sso_cmd, gcbridge.cli.webhooks_cmd\n"
         "from gcbridge.cli import build_parser; build_parser()\n"
-        "heavy = ('fastapi', 'starlette', 'uvicorn', 'httpx', 'playwright', 'pytest')\n"
+        "heavy = ('fastapi', 'starlette', 'uvicorn', 'httpx', 'playwright', 'pytest',"
+        " 'psycopg', 'redis')\n"
         "print(','.join(sorted(m for m in heavy if m in sys.modules)))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -31,7 +31,7 @@ def make_app(receiver, *, handlers=True, fail_first=False):
     handled = []
 
     @app.post("/hook")
-    def hook(event: WebhookEvent = Depends(receiver)):
+    def hook(event: WebhookEvent = Depends(receiver, scope="function")):
         if fail_first and not handled:
             handled.append(None)
             raise HTTPException(503, "try again")
@@ -39,7 +39,7 @@ def make_app(receiver, *, handlers=True, fail_first=False):
         return {"ok": True, "content": event.data.comment.content}
 
     @app.post("/hook/full")
-    def full(delivery: Delivery = Depends(receiver.delivery)):
+    def full(delivery: Delivery = Depends(receiver.delivery, scope="function")):
         handled.append(delivery)
         return {"id": delivery.delivery_id, "retry": delivery.retry_count}
 

@@ -65,13 +65,20 @@ def _listen(args: argparse.Namespace) -> int:
     from gcbridge.webhooks.listen import create_listen_app
 
     secret = _secret(args)
+    log = None
+    if args.delivery_log:
+        from gcbridge.webhooks import DeliveryLog
+
+        log = DeliveryLog.from_url(args.delivery_log, tolerance=args.tolerance)
     sock = bind_port(args.host, args.port)
     host, port = sock.getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host
-    app = create_listen_app(secret, tolerance=args.tolerance)
+    app = create_listen_app(secret, tolerance=args.tolerance, delivery_log=log)
 
     def ready() -> None:
         print(f"gcbridge webhooks listening on http://{shown}:{port}/", flush=True)
+        if log is not None:  # the backend only: a URL can hold a password
+            print(f"de-duplicating with a {log.backend} delivery log", flush=True)
 
     return serve_foreground(
         app, sock, name="gcbridge webhooks listen", lifespan="off", on_ready=ready
@@ -145,6 +152,12 @@ def register(parser: argparse.ArgumentParser) -> None:
     listen.add_argument("--port", type=int, required=True, help="TCP port (0 picks a free one)")
     listen.add_argument("--host", default="127.0.0.1", help="bind address (default 127.0.0.1)")
     listen.add_argument("--tolerance", type=float, default=300, help="timestamp window, seconds")
+    listen.add_argument(
+        "--delivery-log",
+        metavar="URL",
+        help="skip processed delivery ids and replays: a file, sqlite:///PATH, "
+        "postgresql://... or redis://... (shared by several listeners)",
+    )
     secret_options(listen, allow_plain=True)
     listen.set_defaults(func=_listen)
 

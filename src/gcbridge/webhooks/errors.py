@@ -2,14 +2,18 @@
 
     GcBridgeError
      +-- WebhookError                   a delivery was refused
-          +-- WebhookVerificationError  not authentic or not fresh (answer 401, spec 5.3)
-          |     reason: missing_header, malformed_timestamp, timestamp_too_old,
-          |             timestamp_too_new, malformed_signature, signature_mismatch,
-          |             body_not_bytes
-          +-- WebhookReplayError        authentic, but this exact signature was already
-          |     reason: replayed_signature   accepted under another delivery id
-          +-- WebhookPayloadError       authentic, but the body is not a spec 2.4 event
-                reason: malformed_payload
+     |    +-- WebhookVerificationError  not authentic or not fresh (answer 401, spec 5.3)
+     |    |     reason: missing_header, malformed_timestamp, timestamp_too_old,
+     |    |             timestamp_too_new, malformed_signature, signature_mismatch,
+     |    |             body_not_bytes
+     |    +-- WebhookReplayError        authentic, but this exact signature was already
+     |    |     reason: replayed_signature   accepted under another delivery id
+     |    +-- WebhookPayloadError       authentic, but the body is not a spec 2.4 event
+     |    |     reason: malformed_payload
+     |    +-- DeliveryLogUnavailable    the delivery log cannot be reached: nothing is
+     |          reason: delivery_log_unavailable   processed unguarded (answer 503)
+     +-- DeliveryLogConfigError         ``DeliveryLog.from_url`` cannot build that log
+           reason: unsupported_url, missing_extra
 
 Messages never contain secrets or signatures.
 """
@@ -24,6 +28,8 @@ __all__ = [
     "WebhookReplayError",
     "WebhookPayloadError",
     "VERIFICATION_REASONS",
+    "DeliveryLogUnavailable",
+    "DeliveryLogConfigError",
 ]
 
 VERIFICATION_REASONS = frozenset(
@@ -62,3 +68,15 @@ class WebhookPayloadError(WebhookError):
     """The body is authentic but not a valid event of spec 2.4."""
 
     reason = "malformed_payload"
+
+
+class DeliveryLogUnavailable(WebhookError):
+    """The delivery log's backend failed (down, unreachable, locked): retry the delivery later."""
+
+    reason = "delivery_log_unavailable"
+
+
+class DeliveryLogConfigError(GcBridgeError):
+    """A delivery log URL names no supported backend, or its extra is not installed."""
+
+    reason = "unsupported_url"

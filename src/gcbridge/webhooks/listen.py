@@ -11,17 +11,26 @@ value printed from a request (header values, ids, names, content) goes through
 :func:`printable`: control characters (ESC sequences that colour or move the
 terminal, ``\r`` that rewrites a line into a forged "VERIFIED"), bidi controls
 and other invisible characters are shown escaped, and lengths are bounded.
+
+With a :class:`~gcbridge.webhooks.DeliveryLog` (``--delivery-log URL``) it
+de-duplicates like ``WebhookReceiver``: a processed id is ``SKIPPED duplicate``
+(200), a copy in flight elsewhere ``SKIPPED delivery_in_flight`` (503), a
+captured request replayed under a new id ``REJECTED replayed_signature`` (401).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from gcbridge.clock import SYSTEM_CLOCK, Clock
 from gcbridge.webhooks.construct import construct_delivery
 from gcbridge.webhooks.errors import WebhookError, WebhookPayloadError
 from gcbridge.webhooks.signature import DEFAULT_TOLERANCE, DELIVERY_ID_HEADER, RETRY_COUNT_HEADER
+
+if TYPE_CHECKING:
+    from gcbridge.webhooks.construct import Delivery
+    from gcbridge.webhooks.delivery_log import DeliveryLog
 
 __all__ = ["create_listen_app", "format_verified", "format_rejected", "excerpt", "printable"]
 
@@ -79,11 +88,13 @@ def create_listen_app(
     out: TextIO | Callable[[str], None] | None = None,
     tolerance: float = DEFAULT_TOLERANCE,
     clock: Clock = SYSTEM_CLOCK,
+    delivery_log: DeliveryLog | None = None,
 ) -> Any:
     """A Starlette app that verifies every POST and reports each one to ``out``."""
     import sys
 
     from starlette.applications import Starlette
+    from starlette.concurrency import run_in_threadpool
     from starlette.requests import Request
     from starlette.responses import JSONResponse
     from starlette.routing import Route
@@ -114,9 +125,44 @@ def create_listen_app(
             )
             status = 400 if isinstance(exc, WebhookPayloadError) else 401
             return JSONResponse({"error": exc.reason, "message": str(exc)}, status_code=status)
+        log = delivery_log
+        if log is not None:
+            refused = await run_in_threadpool(_claim, log, delivery)
+            if refused is not None:
+                status, reason, answer, headers = refused
+                retry = None if delivery.retry_count is None else str(delivery.retry_count)
+                line = format_rejected(reason, delivery.delivery_id, retry)
+                emit(line if status == 401 else "SKIPPED " + line[len("REJECTED") :])
+                return JSONResponse(answer, status_code=status, headers=headers)
         emit(format_verified(delivery))
+        if log is not None and delivery.delivery_id is not None:
+            await run_in_threadpool(log.complete, delivery.delivery_id)
         return JSONResponse({"ok": True})
 
     return Starlette(
         routes=[Route("/{path:path}", receive, methods=["POST"])],
     )
+
+
+def _claim(
+    log: DeliveryLog, delivery: Delivery
+) -> tuple[int, str, dict[str, Any], dict[str, str]] | None:
+    """``None`` when this delivery is to be printed; else (status, reason, body, headers)."""
+    from gcbridge.webhooks.errors import DeliveryLogUnavailable, WebhookReplayError
+
+    delivery_id = delivery.delivery_id
+    try:
+        if delivery_id is None:
+            log.check(None, delivery.signature, delivery.timestamp_ms)
+            return None
+        status = log.claim(delivery_id, delivery.signature, delivery.timestamp_ms)
+    except WebhookReplayError as exc:
+        return 401, exc.reason, {"error": exc.reason, "message": str(exc)}, {}
+    except DeliveryLogUnavailable as exc:
+        return 503, exc.reason, {"error": exc.reason}, {"Retry-After": "30"}
+    if status == "duplicate":
+        return 200, "duplicate", {"duplicate": True, "delivery_id": delivery_id}, {}
+    if status == "in_flight":
+        retry_after = {"Retry-After": str(max(1, int(log.lease)))}
+        return 503, "delivery_in_flight", {"error": "delivery_in_flight"}, retry_after
+    return None

@@ -2,7 +2,8 @@
 
 ::
 
-    receiver = WebhookReceiver(secret, delivery_log=DeliveryLog("deliveries.db"))
+    log = DeliveryLog.from_url("postgresql://...")  # or "deliveries.db", "redis://..."
+    receiver = WebhookReceiver(secret, delivery_log=log)
     app = FastAPI(exception_handlers=receiver.exception_handlers)
 
     @app.post("/webhooks/gc")
@@ -17,15 +18,29 @@ Design:
   :class:`WebhookHTTPException`, answered 401 ``{"error": reason}`` (400 for an
   authentic body that is not an event) when ``exception_handlers`` are installed,
   or FastAPI's ``{"detail": {...}}`` with the same status otherwise.
-- With a :class:`~gcbridge.webhooks.delivery_log.DeliveryLog`, a delivery id
-  already processed is answered ``200 {"duplicate": true}`` and the handler is
-  skipped; a signature already accepted under another delivery id (a captured
-  request replayed) is answered 401 ``replayed_signature``. The id is claimed
-  atomically *before* the handler runs (so a retry arriving right after the
-  answer is already known) and released again if the handler **raises**: the
-  service's retry (same id, new signature) is then processed. Signal failure by
-  raising, answer quickly (spec 6.1), and keep handlers idempotent: delivery is
-  at least once.
+- With a :class:`~gcbridge.webhooks.delivery_log.DeliveryLog` (SQLite, PostgreSQL
+  or Redis, shared by every instance), the delivery id is claimed atomically
+  *before* the handler runs and held (a lease) while it runs:
+
+  - a delivery id already processed is answered ``200 {"duplicate": true}`` and
+    the handler is skipped;
+  - a copy arriving while the first is still being handled is answered ``503
+    {"error": "delivery_in_flight"}`` with ``Retry-After``: the first handler may
+    still fail, so the service must come back (a 200 would lose the event);
+  - a signature already accepted under another delivery id (a captured request
+    replayed) is answered 401 ``replayed_signature``;
+  - when the handler **raises**, the claim is released and the service's retry
+    (same id, new signature) is processed; when its process dies, the lease runs
+    out and the retry is processed by whichever instance gets it;
+  - when the handler returns, the id is marked processed (with
+    ``Depends(receiver, scope="function")`` before the answer is sent, else just
+    after it);
+  - when the log's backend is down, the answer is ``503
+    {"error": "delivery_log_unavailable"}``: nothing is handled unguarded.
+
+  Signal failure by raising, answer quickly (spec 6.1), and keep handlers
+  idempotent where you can: delivery is at least once, handling is once per id
+  while the id is remembered.
 - Use either ``Depends(receiver)`` (the event) or ``Depends(receiver.delivery)``
   (event plus delivery id, retry count, first-sent date) on a route, not both.
 """
@@ -34,21 +49,28 @@ Design:
 # annotations at runtime, in this module's namespace.
 
 import logging
-from collections.abc import AsyncIterator, Callable, Coroutine, Iterator, Sequence
-from contextlib import contextmanager
+import math
+from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
+from contextlib import asynccontextmanager
 from typing import Any
 
 from fastapi import FastAPI, HTTPException, Request
 from fastapi.responses import JSONResponse, Response
+from starlette.concurrency import run_in_threadpool
 
 from gcbridge.clock import SYSTEM_CLOCK, Clock
 from gcbridge.webhooks.construct import Delivery, construct_delivery
 from gcbridge.webhooks.delivery_log import DeliveryLog
-from gcbridge.webhooks.errors import WebhookError, WebhookPayloadError
+from gcbridge.webhooks.errors import DeliveryLogUnavailable, WebhookError, WebhookPayloadError
 from gcbridge.webhooks.events import WebhookEvent
 from gcbridge.webhooks.signature import DEFAULT_TOLERANCE, normalize_secrets
 
-__all__ = ["WebhookReceiver", "WebhookHTTPException", "webhook_exception_handler"]
+__all__ = [
+    "WebhookReceiver",
+    "WebhookHTTPException",
+    "webhook_exception_handler",
+    "UNAVAILABLE_RETRY_AFTER",
+]
 
 logger = logging.getLogger("gcbridge.webhooks")
 
@@ -59,15 +81,21 @@ DEFAULT_MAX_BODY = 1024 * 1024
 class WebhookHTTPException(HTTPException):
     """Ends a webhook request before the handler: ``body`` is the JSON answer."""
 
-    def __init__(self, status_code: int, body: dict[str, Any]) -> None:
-        super().__init__(status_code, detail=body)
+    def __init__(
+        self, status_code: int, body: dict[str, Any], headers: dict[str, str] | None = None
+    ) -> None:
+        super().__init__(status_code, detail=body, headers=headers)
         self.body = body
 
 
 async def webhook_exception_handler(request: Request, exc: Exception) -> Response:
     """Render :class:`WebhookHTTPException` as its bare JSON ``body``."""
     assert isinstance(exc, WebhookHTTPException)
-    return JSONResponse(exc.body, status_code=exc.status_code)
+    return JSONResponse(exc.body, status_code=exc.status_code, headers=exc.headers)
+
+
+UNAVAILABLE_RETRY_AFTER = 30
+"""``Retry-After`` (seconds) answered while the delivery log is unavailable."""
 
 
 Handler = Callable[[Request, Exception], Coroutine[Any, Any, Response]]
@@ -117,25 +145,38 @@ class WebhookReceiver:
     async def __call__(self, request: Request) -> AsyncIterator[WebhookEvent]:
         """Dependency: the verified event (see the module docstring for the answers)."""
         delivery = await self._admit(request)
-        with self._released_on_error(delivery):
+        async with self._claim_settled(delivery):
             yield delivery.event
 
     async def delivery(self, request: Request) -> AsyncIterator[Delivery]:
         """Dependency: the verified event with its delivery headers."""
         delivery = await self._admit(request)
-        with self._released_on_error(delivery):
+        async with self._claim_settled(delivery):
             yield delivery
 
-    @contextmanager
-    def _released_on_error(self, delivery: Delivery) -> Iterator[None]:
+    @asynccontextmanager
+    async def _claim_settled(self, delivery: Delivery) -> AsyncIterator[None]:
+        log = self.delivery_log
+        if log is None or delivery.delivery_id is None:
+            yield
+            return
+        delivery_id = delivery.delivery_id
         try:
             yield
         except BaseException:
             # The handler failed: un-claim the id so the service's retry (same id,
             # fresh signature) is processed rather than skipped as a duplicate.
-            if self.delivery_log is not None and delivery.delivery_id is not None:
-                self.delivery_log.release(delivery.delivery_id)
+            await self._settle(log.release, delivery_id)
             raise
+        await self._settle(log.complete, delivery_id)
+
+    @staticmethod
+    async def _settle(step: Callable[[str], None], delivery_id: str) -> None:
+        try:
+            await run_in_threadpool(step, delivery_id)
+        except DeliveryLogUnavailable:
+            # The lease runs out on its own; the handler's outcome stands.
+            logger.error("could not settle the claim of webhook delivery %s", delivery_id)
 
     async def _admit(self, request: Request) -> Delivery:
         body = await self._read_body(request)
@@ -149,14 +190,16 @@ class WebhookReceiver:
             )
             log = self.delivery_log
             if log is not None and delivery.delivery_id is not None:
-                claimed = log.claim(delivery.delivery_id, delivery.signature, delivery.timestamp_ms)
-                if claimed == "duplicate":
-                    logger.info("webhook delivery %s already processed", delivery.delivery_id)
-                    raise WebhookHTTPException(
-                        200, {"duplicate": True, "delivery_id": delivery.delivery_id}
-                    )
+                await self._claim(log, delivery, delivery.delivery_id)
             elif log is not None:  # no id to deduplicate on; still refuse replays
-                log.check(None, delivery.signature, delivery.timestamp_ms)
+                await run_in_threadpool(log.check, None, delivery.signature, delivery.timestamp_ms)
+        except DeliveryLogUnavailable as exc:
+            logger.error("webhook delivery not processed: %s", exc)
+            raise WebhookHTTPException(
+                503,
+                {"error": exc.reason, "message": "retry later"},
+                {"Retry-After": str(UNAVAILABLE_RETRY_AFTER)},
+            ) from None
         except WebhookError as exc:
             logger.warning("webhook delivery refused: %s", exc.reason)
             status_code = 400 if isinstance(exc, WebhookPayloadError) else 401
@@ -164,6 +207,22 @@ class WebhookReceiver:
                 status_code, {"error": exc.reason, "message": str(exc)}
             ) from None
         return delivery
+
+    @staticmethod
+    async def _claim(log: DeliveryLog, delivery: Delivery, delivery_id: str) -> None:
+        claimed = await run_in_threadpool(
+            log.claim, delivery_id, delivery.signature, delivery.timestamp_ms
+        )
+        if claimed == "duplicate":
+            logger.info("webhook delivery %s already processed", delivery_id)
+            raise WebhookHTTPException(200, {"duplicate": True, "delivery_id": delivery_id})
+        if claimed == "in_flight":
+            logger.info("webhook delivery %s is being handled elsewhere", delivery_id)
+            raise WebhookHTTPException(
+                503,
+                {"error": "delivery_in_flight", "delivery_id": delivery_id},
+                {"Retry-After": str(max(1, math.ceil(log.lease)))},
+            )
 
     async def _read_body(self, request: Request) -> bytes:
         declared = request.headers.get("content-length", "")

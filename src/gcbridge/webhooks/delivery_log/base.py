@@ -1,0 +1,103 @@
+"""What every delivery log backend provides: a store of delivery ids and signatures.
+
+A store keeps two kinds of entries, each alive until its ``expires_at`` (Unix
+seconds), compared with ``now``:
+
+- a **delivery id**, either ``claimed`` (a handler is running; ``expires_at`` is
+  the end of its lease, after which another instance may take it over) or
+  ``processed`` (``expires_at`` is the end of the retention);
+- a **signature** accepted within the tolerance window (``expires_at`` is the end
+  of the window of its signed timestamp).
+
+``now`` is ``None`` when no clock was injected: the backend then uses its own
+clock (the database server's for PostgreSQL and Redis, so that instances with
+skewed clocks agree). Every operation is atomic on the backend, never a read
+followed by a separate write.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Literal
+
+__all__ = ["DeliveryStore", "ClaimOutcome", "EntryState", "signature_expiry"]
+
+ClaimOutcome = Literal["new", "duplicate", "in_flight", "replayed"]
+"""``new``: the caller holds the claim; ``duplicate``: processed already;
+``in_flight``: another handler holds a live claim; ``replayed``: the signature
+was already accepted under another delivery id."""
+
+EntryState = Literal["processed", "in_flight"]
+"""The state of a live delivery id."""
+
+
+def signature_expiry(timestamp_ms: int, now: float, tolerance: float) -> float:
+    """Until when a signature can come back: its timestamp's window, never less than now's."""
+    # Never shorter than the window from now either (clock skew).
+    return max(timestamp_ms / 1000.0, now) + tolerance
+
+
+class DeliveryStore(ABC):
+    """One backend of :class:`~gcbridge.webhooks.DeliveryLog` (SQLite, PostgreSQL, Redis)."""
+
+    kind: str = "store"
+    """Short name shown in messages (``sqlite``, ``postgresql``, ``redis``)."""
+
+    errors: tuple[type[BaseException], ...] = ()
+    """The backend library's errors: the log turns them into ``DeliveryLogUnavailable``."""
+
+    self_expiring: bool = False
+    """Whether the backend forgets expired entries itself (no pruning needed)."""
+
+    @abstractmethod
+    def claim(
+        self,
+        delivery_id: str,
+        token: str,
+        signature: str,
+        timestamp_ms: int,
+        now: float | None,
+        *,
+        lease: float,
+        tolerance: float,
+    ) -> ClaimOutcome:
+        """Atomically claim a delivery id (new or with an expired entry) and its signature."""
+
+    @abstractmethod
+    def complete(
+        self,
+        delivery_id: str,
+        signature: str,
+        timestamp_ms: int,
+        now: float | None,
+        *,
+        retention: float,
+        tolerance: float,
+    ) -> None:
+        """Mark the id processed for ``retention`` and remember its signature."""
+
+    @abstractmethod
+    def release(self, delivery_id: str, token: str | None) -> bool:
+        """Drop a claim (only ``token``'s, if given); processed ids stay. ``True`` if dropped."""
+
+    @abstractmethod
+    def state(self, delivery_id: str, now: float | None) -> EntryState | None:
+        """The live state of a delivery id, ``None`` if unknown or expired."""
+
+    @abstractmethod
+    def claim_signature(
+        self, signature: str, timestamp_ms: int, now: float | None, *, tolerance: float
+    ) -> bool:
+        """Atomically remember a signature; ``False`` if it is already alive."""
+
+    @abstractmethod
+    def signature_seen(self, signature: str, now: float | None) -> bool:
+        """Whether a signature is alive."""
+
+    @abstractmethod
+    def prune(self, now: float | None) -> int:
+        """Delete expired entries; how many."""
+
+    @abstractmethod
+    def close(self) -> None:
+        """Release connections."""

@@ -1,0 +1,233 @@
+"""The embedded backend: one SQLite file (or ``":memory:"``), shared by processes on one host.
+
+Files are private whatever the umask: the database and its ``-wal``/``-shm``
+companions are 0600 (SQLite gives the companions the database file's mode, and
+they are re-checked after opening), and a directory created for it is 0700. An
+existing directory is left as it is (it may be shared, like ``/tmp``).
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from gcbridge.webhooks.delivery_log.base import (
+    ClaimOutcome,
+    DeliveryStore,
+    EntryState,
+    signature_expiry,
+)
+
+__all__ = ["SqliteStore", "private_file"]
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS delivery_ids (
+    delivery_id TEXT PRIMARY KEY,
+    state TEXT NOT NULL,
+    token TEXT,
+    expires_at REAL NOT NULL,
+    signature TEXT NOT NULL,
+    timestamp_ms INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS signatures (
+    signature TEXT PRIMARY KEY,
+    expires_at REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS delivery_ids_expires_at ON delivery_ids (expires_at);
+CREATE INDEX IF NOT EXISTS signatures_expires_at ON signatures (expires_at);
+"""
+
+# Logs written before leases existed held processed ids in "deliveries".
+_MIGRATE = (
+    "INSERT OR IGNORE INTO delivery_ids "
+    "SELECT delivery_id, 'processed', NULL, processed_at + ?, signature, timestamp_ms "
+    "FROM deliveries"
+)
+
+_REMEMBER_SIGNATURE = (
+    "INSERT INTO signatures (signature, expires_at) VALUES (?, ?) "
+    "ON CONFLICT (signature) DO UPDATE SET expires_at = excluded.expires_at "
+    "WHERE signatures.expires_at < ?"
+)
+
+_KEEP_SIGNATURE = (
+    "INSERT INTO signatures (signature, expires_at) VALUES (?, ?) "
+    "ON CONFLICT (signature) DO UPDATE SET "
+    "expires_at = max(signatures.expires_at, excluded.expires_at)"
+)
+
+
+def private_file(path: str) -> None:
+    """Create ``path`` (and missing parents, 0700) as 0600, or tighten it to 0600."""
+    missing = []
+    parent = os.path.dirname(os.path.abspath(path))
+    while not os.path.isdir(parent):
+        missing.append(parent)
+        parent = os.path.dirname(parent)
+    for directory in reversed(missing):
+        os.makedirs(directory, mode=0o700, exist_ok=True)
+        os.chmod(directory, 0o700)  # mkdir's mode is filtered by the umask
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        os.fchmod(fd, 0o600)
+    finally:
+        os.close(fd)
+    for suffix in ("-wal", "-shm", "-journal"):
+        if os.path.exists(path + suffix):
+            os.chmod(path + suffix, 0o600)
+
+
+class SqliteStore(DeliveryStore):
+    """Delivery ids and signatures in SQLite (WAL; one connection behind a lock)."""
+
+    kind = "sqlite"
+    errors = (sqlite3.Error,)
+
+    def __init__(self, path: str | os.PathLike[str] = ":memory:", *, retention: float) -> None:
+        target = os.fspath(path)
+        self._lock = threading.Lock()
+        on_disk = target != ":memory:" and not target.startswith("file:")
+        if on_disk:
+            private_file(target)
+        # One connection behind a lock: correct for ":memory:" (which is per
+        # connection) and plenty for a receiver's write rate; other processes
+        # on the same file are serialised by SQLite's own locks.
+        self._conn = sqlite3.connect(
+            target, check_same_thread=False, isolation_level=None, timeout=10
+        )
+        if on_disk:
+            self._conn.execute("PRAGMA journal_mode=WAL")
+            self._conn.execute("PRAGMA synchronous=NORMAL")
+        with self._tx():
+            for statement in _SCHEMA.split(";"):
+                if statement.strip():
+                    self._conn.execute(statement)
+            old = self._conn.execute(
+                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'deliveries'"
+            ).fetchone()
+            if old is not None:
+                self._conn.execute(_MIGRATE, (retention,))
+                self._conn.execute("DROP TABLE deliveries")
+        if on_disk:
+            private_file(target)  # the -wal and -shm files exist now
+
+    @contextmanager
+    def _tx(self) -> Iterator[None]:
+        self._conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            self._conn.execute("ROLLBACK")
+            raise
+        self._conn.execute("COMMIT")
+
+    def claim(
+        self,
+        delivery_id: str,
+        token: str,
+        signature: str,
+        timestamp_ms: int,
+        now: float | None,
+        *,
+        lease: float,
+        tolerance: float,
+    ) -> ClaimOutcome:
+        """Atomically claim a delivery id and its signature (one write transaction)."""
+        t = time.time() if now is None else now
+        with self._lock, self._tx():
+            row = self._conn.execute(
+                "SELECT state FROM delivery_ids WHERE delivery_id = ? AND expires_at >= ?",
+                (delivery_id, t),
+            ).fetchone()
+            expiry = signature_expiry(timestamp_ms, t, tolerance)
+            if row is not None:
+                # A copy's signature is remembered too: replayed under a new id, it is refused.
+                self._conn.execute(_KEEP_SIGNATURE, (signature, expiry))
+                return "duplicate" if row[0] == "processed" else "in_flight"
+            if self._conn.execute(_REMEMBER_SIGNATURE, (signature, expiry, t)).rowcount != 1:
+                return "replayed"
+            self._conn.execute(
+                "INSERT OR REPLACE INTO delivery_ids VALUES (?, 'claimed', ?, ?, ?, ?)",
+                (delivery_id, token, t + lease, signature, int(timestamp_ms)),
+            )
+        return "new"
+
+    def complete(
+        self,
+        delivery_id: str,
+        signature: str,
+        timestamp_ms: int,
+        now: float | None,
+        *,
+        retention: float,
+        tolerance: float,
+    ) -> None:
+        """Mark processed for the retention; remember the signature."""
+        t = time.time() if now is None else now
+        with self._lock, self._tx():
+            self._conn.execute(
+                "INSERT OR REPLACE INTO delivery_ids VALUES (?, 'processed', NULL, ?, ?, ?)",
+                (delivery_id, t + retention, signature, int(timestamp_ms)),
+            )
+            self._conn.execute(
+                _KEEP_SIGNATURE, (signature, signature_expiry(timestamp_ms, t, tolerance))
+            )
+
+    def release(self, delivery_id: str, token: str | None) -> bool:
+        """Drop a claim (``token``'s only, if given)."""
+        with self._lock:
+            cur = self._conn.execute(
+                "DELETE FROM delivery_ids WHERE delivery_id = ? AND state = 'claimed' "
+                "AND (? IS NULL OR token = ?)",
+                (delivery_id, token, token),
+            )
+        return cur.rowcount == 1
+
+    def state(self, delivery_id: str, now: float | None) -> EntryState | None:
+        """``processed``, ``in_flight`` or ``None``."""
+        t = time.time() if now is None else now
+        with self._lock:
+            row = self._conn.execute(
+                "SELECT state FROM delivery_ids WHERE delivery_id = ? AND expires_at >= ?",
+                (delivery_id, t),
+            ).fetchone()
+        if row is None:
+            return None
+        return "processed" if row[0] == "processed" else "in_flight"
+
+    def claim_signature(
+        self, signature: str, timestamp_ms: int, now: float | None, *, tolerance: float
+    ) -> bool:
+        """Remember a signature unless alive."""
+        t = time.time() if now is None else now
+        expiry = signature_expiry(timestamp_ms, t, tolerance)
+        with self._lock, self._tx():
+            cur = self._conn.execute(_REMEMBER_SIGNATURE, (signature, expiry, t))
+        return cur.rowcount == 1
+
+    def signature_seen(self, signature: str, now: float | None) -> bool:
+        """Whether the signature is alive."""
+        t = time.time() if now is None else now
+        with self._lock:
+            row = self._conn.execute(
+                "SELECT 1 FROM signatures WHERE signature = ? AND expires_at >= ?",
+                (signature, t),
+            ).fetchone()
+        return row is not None
+
+    def prune(self, now: float | None) -> int:
+        """Delete expired ids and signatures."""
+        t = time.time() if now is None else now
+        with self._lock, self._tx():
+            a = self._conn.execute("DELETE FROM delivery_ids WHERE expires_at < ?", (t,)).rowcount
+            b = self._conn.execute("DELETE FROM signatures WHERE expires_at < ?", (t,)).rowcount
+        return a + b
+
+    def close(self) -> None:
+        """Close the connection."""
+        with self._lock:
+            self._conn.close()
