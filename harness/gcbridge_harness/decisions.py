@@ -2,7 +2,7 @@
 
 :class:`AppDecisions` is mixed into :class:`~gcbridge_harness.native_app.NativeApp`;
 it reacts to what the bridge forwards (``_on_native``) and to the app's own login
-state (``app_login``/``app_logout``), and asks the browser driver only to evaluate
+state (``app_login``/``app_logout``), and asks the engine only to evaluate
 a call in the page (``_evaluate_call``).
 """
 
@@ -64,11 +64,8 @@ class AppDecisions:
 
     # ---- reactions -----------------------------------------------------------------
 
-    def _on_native(self, source: Any, platform: str, kind: str, text: str) -> None:
-        frame = source.get("frame")
-        if self.page is not None and frame is not None and frame is not self.page.main_frame:
-            self._violation(f"native object called from a subframe: {text[:80]!r}")
-            return
+    def _on_native(self, platform: str, kind: str, text: str) -> None:
+        """A message from the widget's main frame (the engine checked frame and origin)."""
         if kind != "string":
             self._violation(f"{platform} transport got a {kind}, not a string: {text[:80]!r}")
             if platform == "ios":

@@ -24,13 +24,7 @@ from typing import Any
 
 from gcbridge.errors import GcBridgeError
 
-__all__ = ["WebKitProcess", "WebKitUnavailable", "WebKitError", "INSTALL_HINT", "webkit_problem"]
-
-INSTALL_HINT = (
-    "sudo apt-get install -y gir1.2-webkit2-4.1 libgirepository1.0-dev libcairo2-dev "
-    "pkg-config gcc xvfb && pip install 'gc-bridge[webkit]'   (or: make setup)"
-)
-
+__all__ = ["WebKitProcess", "WebKitUnavailable", "WebKitError"]
 
 class WebKitUnavailable(GcBridgeError):
     """WebKitGTK, PyGObject or Xvfb is missing, or the driver did not start."""
@@ -42,23 +36,6 @@ class WebKitError(GcBridgeError):
     """A command of the driver failed (a script threw, a load failed, the view is gone)."""
 
     reason = "webkit_command_failed"
-
-
-def webkit_problem() -> str | None:
-    """Why WebKit cannot run here (``None`` if it can), without starting it."""
-    if shutil.which("Xvfb") is None:
-        return "Xvfb is not installed"
-    probe = (
-        "import gi; gi.require_version('Gtk', '3.0'); gi.require_version('WebKit2', '4.1'); "
-        "from gi.repository import WebKit2"
-    )
-    result = subprocess.run(
-        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=False
-    )
-    if result.returncode != 0:
-        lines = result.stderr.strip().splitlines() or ["no output"]
-        return f"PyGObject / WebKit2 4.1 not importable ({lines[-1]})"
-    return None
 
 
 class WebKitProcess:
@@ -81,7 +58,8 @@ class WebKitProcess:
             text=True,
             env=env,
         )
-        threading.Thread(target=self._read, daemon=True).start()
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
         try:
             ready = self._incoming.get(timeout=startup_timeout)
         except queue.Empty:
@@ -155,6 +133,11 @@ class WebKitProcess:
             except subprocess.TimeoutExpired:
                 self._proc.kill()
                 self._proc.wait()
+        self._reader.join(timeout=5)
+        for pipe in (self._proc.stdin, self._proc.stdout):
+            if pipe is not None:
+                with contextlib.suppress(OSError):
+                    pipe.close()
         if self._xvfb.poll() is None:
             self._xvfb.terminate()
             try:
@@ -166,7 +149,7 @@ class WebKitProcess:
 
 def _start_xvfb() -> tuple[subprocess.Popen[bytes], str]:
     if shutil.which("Xvfb") is None:
-        raise WebKitUnavailable(f"Xvfb is not installed: {INSTALL_HINT}")
+        raise WebKitUnavailable("Xvfb is not installed")
     read_fd, write_fd = os.pipe()
     proc = subprocess.Popen(
         ["Xvfb", "-displayfd", str(write_fd), "-screen", "0", "1280x800x24", "-nolisten", "tcp"],

@@ -11,6 +11,7 @@ Commands (one JSON object a line, ``id`` echoed in the reply ``{"id", "ok", ...}
 - ``load``   ``view, url``: replies when the load finished (``load-changed`` FINISHED)
 - ``eval``   ``view, body, world|null``: ``body`` is an async function body; the reply
   carries ``json`` (the value as JSON text, or null) or ``error``
+- ``run``    ``view, source, world|null``: a global script (``evaluateJavascript``)
 - ``handler`` ``view, name, world``: register a message handler now (a late transport)
 - ``history`` ``view``: the back-forward list, ``entries [{url, title}]``
 - ``close``  ``view``; ``quit``
@@ -189,6 +190,20 @@ class Driver:
         view.call_async_javascript_function(
             c["body"], -1, None, c.get("world"), None, None, done
         )
+
+    def cmd_run(self, cid: Any, c: dict[str, Any]) -> None:
+        """A global script, as ``evaluateJavascript`` runs it (its value is not returned)."""
+        view = self.views[c["view"]]["view"]
+
+        def done(source: Any, result: Any) -> None:
+            try:
+                source.evaluate_javascript_finish(result)
+            except GLib.Error as exc:
+                self.reply(cid, error=exc.message)
+                return
+            self.reply(cid)
+
+        view.evaluate_javascript(c["source"], -1, c.get("world"), None, None, done)
 
     def cmd_history(self, cid: Any, c: dict[str, Any]) -> None:
         history = self.views[c["view"]]["view"].get_back_forward_list()
