@@ -196,7 +196,7 @@ class WebKitApp(NativeApp):
         answered = [
             e
             for e in entries
-            if e.method == "POST" and e.path == LOGIN_PATH and e.status is not None
+            if e.method == "POST" and e.path == LOGIN_PATH and e.done
         ]
         for entry in answered[len(self.login_responses) :]:
             self.login_responses.append(LoginResponse(entry.status, entry.error))
@@ -208,7 +208,7 @@ class WebKitApp(NativeApp):
         self._sync()
 
     def _inflight(self) -> int:
-        return sum(1 for entry in self._sync() if entry.status is None)
+        return sum(1 for entry in self._sync() if not entry.done)
 
     def requests_to(self, path: str, method: str | None = None) -> list[str]:
         self._sync()

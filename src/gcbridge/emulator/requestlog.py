@@ -35,7 +35,7 @@ _HOLD_LIMIT = 30.0
 
 @dataclass
 class LoggedRequest:
-    """One request the emulator served (``status`` is ``None`` while it runs)."""
+    """One request the emulator served (``done`` once its answer was sent)."""
 
     method: str
     url: str
@@ -44,6 +44,7 @@ class LoggedRequest:
     body: str = ""
     status: int | None = None
     error: str | None = None
+    done: bool = False
     at: float = field(default_factory=time.monotonic)
 
 
@@ -155,6 +156,7 @@ class RecordRequests:
             entry.error = _error_code(b"".join(answer))
             if entry.status is None:
                 entry.status = 500
+            entry.done = True
 
     def _with_frames(self, entry: LoggedRequest, message: dict[str, Any]) -> dict[str, Any]:
         origins = list(self.log.frame_origins)
