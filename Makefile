@@ -30,8 +30,9 @@ venv: $(STAMP)
 demo: setup
 	$(VENV)/bin/gcbridge demo
 
+# --gc-engine all: a machine that lost Chromium or WebKit is red, not quietly half-tested
 test: setup lint
-	$(PY) -m pytest $(PYTEST_ARGS)
+	$(PY) -m pytest --gc-engine all $(PYTEST_ARGS)
 
 lint: venv
 	$(VENV)/bin/ruff check src harness tests docs_src bench

@@ -102,9 +102,14 @@ class AppDecisions:
         sso_data = self.sso_provider(self.user)
         self.leaks.remember(sso_data)
         self.timeline.add("inject gcSsoLogin", f"after {trigger}, as {self.user.username}")
+        # Recorded first: while the engine evaluates, the app may already react to the
+        # next event (as a native app does while evaluateJavaScript runs).
+        index = len(self.injected)
+        self.injected.append(Injection(trigger, sso_data))
         # What a native app evaluates: the ssoData as a JSON string literal.
         error = self._evaluate_call(f"window.gcSsoLogin({json.dumps(sso_data)})")
-        self.injected.append(Injection(trigger, sso_data, error))
+        if error:
+            self.injected[index] = Injection(trigger, sso_data, error)
 
     def _resolve_conflict(self, username: Any) -> None:
         self.conflicts.append(username if isinstance(username, str) else None)

@@ -34,6 +34,7 @@ from gcbridge_harness.decisions import (
     LoginResponse,
 )
 from gcbridge_harness.leaks import SsoLeakChecker
+from gcbridge_harness.page_waits import PageWaits
 from gcbridge_harness.platforms import PLATFORM_OF, InjectionPoint, at_page_finished
 from gcbridge_harness.service import ServiceClient
 from gcbridge_harness.timeline import Timeline, TimelineEntry
@@ -52,13 +53,6 @@ __all__ = [
 SITE_KEY = "site"
 """``api_public_key=SITE_KEY``: the site's real key. ``None`` leaves the parameter out."""
 
-_FLUSH_JS = """(token) => new Promise((resolve) => {
-  const done = (e) => { if (e.source === window && e.data === token) {
-    window.removeEventListener('message', done); resolve(null); } };
-  window.addEventListener('message', done);
-  window.postMessage(token, location.origin);
-})"""
-
 
 def origin_of(url: str) -> str:
     """``scheme://host:port`` of ``url``."""
@@ -66,7 +60,7 @@ def origin_of(url: str) -> str:
     return f"{parts.scheme}://{parts.netloc}"
 
 
-class NativeApp(AppDecisions):
+class NativeApp(PageWaits, AppDecisions):
     """One launch of the app: one WebView showing the widget."""
 
     engine: ClassVar[str] = ""
@@ -167,13 +161,6 @@ class NativeApp(AppDecisions):
         """Run ``source`` as a global script where bridge.js runs (``evaluateJavascript``)."""
         raise NotImplementedError
 
-    def _pump(self, seconds: float) -> None:
-        """Let the page and the app run for ``seconds``."""
-        raise NotImplementedError
-
-    def _inflight(self) -> int:
-        raise NotImplementedError
-
     def evaluate(self, script: str, arg: Any = None, *, world: str = "page") -> Any:
         """Run ``script`` (an expression or a function of ``arg``) and return its JSON value.
 
@@ -190,7 +177,7 @@ class NativeApp(AppDecisions):
         )
 
     def expose_transport(self) -> None:
-        """A late transport arrives now (``late_transport=True``): install it, fire pywebviewready."""
+        """A late transport arrives (``late_transport=True``): install it, fire pywebviewready."""
         self.timeline.add("transport exposed")
         self.evaluate(
             "() => { window.__gcHarnessExposeTransport();"
@@ -262,66 +249,6 @@ class NativeApp(AppDecisions):
         if error:
             self.timeline.add("injection failed", error)
         return error
-
-    # ---- waiting -------------------------------------------------------------------
-
-    def wait_for(self, predicate: Callable[[], bool], what: str, *, timeout: float = 10.0) -> None:
-        """Let the page run until ``predicate()`` holds; fail naming ``what`` after ``timeout``."""
-        deadline = time.monotonic() + timeout
-        while not predicate():
-            if time.monotonic() > deadline:
-                raise AssertionError(
-                    f"timed out waiting for {what}\ntimeline:\n{self.timeline.format()}"
-                )
-            self._pump(0.02)
-
-    def wait_for_function(self, expression: str, *, timeout: float = 10.0) -> None:
-        """Wait until the page's ``expression`` is truthy."""
-        self.wait_for(lambda: bool(self.evaluate(expression)), expression, timeout=timeout)
-
-    def events(self, name: str | None = None) -> list[dict[str, Any]]:
-        """Forwarded widget events (optionally only those called ``name``)."""
-        return [m for m in self.messages if name is None or m["name"] == name]
-
-    def wait_for_event(
-        self, name: str, *, count: int = 1, timeout: float = 10.0
-    ) -> list[dict[str, Any]]:
-        """Wait until ``count`` events ``name`` reached the native side; returns them."""
-        self.wait_for(lambda: len(self.events(name)) >= count, f"{count} x {name}", timeout=timeout)
-        return self.events(name)
-
-    def requests_to(self, path: str, method: str | None = None) -> list[str]:
-        """URLs of the page's requests to ``path`` (on any origin)."""
-        return [
-            url
-            for m, url in self.requests
-            if urlsplit(url).path == path and (method is None or m == method)
-        ]
-
-    def post_in_page(self, data_js: str) -> None:
-        """``window.postMessage(<data_js>, location.origin)`` from the page itself."""
-        self.evaluate(f"() => {{ window.postMessage({data_js}, location.origin); }}")
-
-    def round_trip(self) -> None:
-        """Wait until every window message posted so far has been dispatched."""
-        self.evaluate(_FLUSH_JS, f"gc-harness-flush:{secrets.token_hex(6)}")
-
-    def settle(self, *, timeout: float = 10.0) -> None:
-        """Wait until the page has handled every message and its network is idle, twice running."""
-        deadline = time.monotonic() + timeout
-        while True:
-            before = len(self.requests)
-            self.round_trip()
-            self.wait_for(
-                lambda: self._inflight() <= 0,
-                "network idle",
-                timeout=max(0.1, deadline - time.monotonic()),
-            )
-            self._pump(0.05)
-            if len(self.requests) == before and self._inflight() <= 0:
-                return
-            if time.monotonic() > deadline:
-                raise AssertionError("page did not settle\n" + self.timeline.format())
 
     def _native(self, platform: str, kind: str, text: str, *, top: bool, origin: str) -> None:
         """A message reached the native side, from a frame that is ``top`` or not, of ``origin``."""

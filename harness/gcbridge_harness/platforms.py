@@ -98,7 +98,8 @@ _SHIM = """(function (platform, late, native) {
 NO_DOM_STORAGE_SCRIPT = """(function () {
   // DOM storage switched off (WebView setting): the engines answer null, as WebKit does.
   ['localStorage', 'sessionStorage'].forEach(function (name) {
-    try { Object.defineProperty(window, name, { get: function () { return null; }, configurable: true }); }
+    var nothing = { get: function () { return null; }, configurable: true };
+    try { Object.defineProperty(window, name, nothing); }
     catch (e) { /* not configurable here: keep */ }
   });
 })();"""

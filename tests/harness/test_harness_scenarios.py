@@ -36,6 +36,7 @@ NAIVE_BRIDGE = """
 })();
 """
 
+
 # The shipped bridge with its queue taken out: a message sent while no transport
 # exists is dropped instead of kept until one arrives.
 def _no_queue_bridge() -> str:
@@ -91,9 +92,9 @@ def test_harness_passes_the_shipped_bridge(pytester: pytest.Pytester, engine: st
 
     result = _run(pytester, GOOD_SUBSET, "--gc-bridge", str(bridge), "--gc-engine", engine)
 
-    # Six scenarios at three points; the isolated-world one runs only where one exists.
+    # Seven scenarios at three points; the isolated-world one runs only where one exists.
     isolated = 1 if engine == "webkit" else 0
-    result.assert_outcomes(passed=15 + isolated, skipped=3 - isolated)
+    result.assert_outcomes(passed=18 + isolated, skipped=3 - isolated)
     assert f"gc-bridge harness engines: {engine}" in result.stdout.str()
 
 
@@ -126,7 +127,12 @@ def test_harness_fails_a_bridge_without_a_queue(pytester: pytest.Pytester, engin
     bridge.write_text(_no_queue_bridge(), encoding="utf-8")
 
     result = _run(
-        pytester, "login_on_ready or late_transport", "--gc-bridge", str(bridge), "--gc-engine", engine
+        pytester,
+        "login_on_ready or late_transport",
+        "--gc-bridge",
+        str(bridge),
+        "--gc-engine",
+        engine,
     )
 
     outcomes = _outcomes(result)

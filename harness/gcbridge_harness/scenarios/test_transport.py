@@ -36,7 +36,9 @@ def test_iframe_posting_straight_to_native_is_refused(
     app.evaluate("""() => {
         window.__gcHarnessReached = null;
         window.addEventListener('message', (e) => {
-            if (e.data && e.data.gcHarnessReached) { window.__gcHarnessReached = e.data.gcHarnessReached; }
+            if (e.data && e.data.gcHarnessReached) {
+                window.__gcHarnessReached = e.data.gcHarnessReached;
+            }
         });
     }""")
 

@@ -11,6 +11,7 @@ world, at document end.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import secrets
 from dataclasses import dataclass
@@ -69,16 +70,22 @@ class WebKitApp(NativeApp):
         log = self.request_log
         if self.comments_after_page_finished:
             self._hold = log.hold(
-                lambda e: self.tag in e.headers.get("user-agent", "")
-                and e.method == "GET"
-                and e.path == "/api/pub/comments"
+                lambda e: (
+                    self.tag in e.headers.get("user-agent", "")
+                    and e.method == "GET"
+                    and e.path == "/api/pub/comments"
+                )
             )
         profile = self.storage_state or str(self.runtime.profiles / f"profile-{self.view}")
         self.profile = profile
         shim = None if self.isolated_world else self.platform
         scripts = [
             {"source": RELAY, "time": "start", "world": RELAY_WORLD, "all_frames": True},
-            {"source": prelude(shim, late=self.late_transport), "time": "start", "all_frames": True},
+            {
+                "source": prelude(shim, late=self.late_transport),
+                "time": "start",
+                "all_frames": True,
+            },
         ]
         if self.injection_point != "page-finished":
             world = BRIDGE_WORLD if self.isolated_world else None
@@ -141,7 +148,7 @@ class WebKitApp(NativeApp):
         return DomWidgetView(self)
 
     def local_storage(self) -> dict[str, str]:
-        """The widget origin's localStorage, read from the harness's world (the page cannot shadow it)."""
+        """The widget origin's localStorage, as the harness's own world reads it."""
         stored: dict[str, str] = self.evaluate(_LOCAL_STORAGE_JS, world="harness")
         return stored
 
@@ -183,9 +190,7 @@ class WebKitApp(NativeApp):
 
     def _mine(self) -> list[Any]:
         return list(
-            self.request_log.matching(
-                lambda e: self.tag in e.headers.get("user-agent", "")
-            )
+            self.request_log.matching(lambda e: self.tag in e.headers.get("user-agent", ""))
         )
 
     def _sync(self) -> list[Any]:
@@ -193,11 +198,7 @@ class WebKitApp(NativeApp):
         for entry in entries[self._known :]:
             self.requests.append((entry.method, entry.url))
         self._known = len(entries)
-        answered = [
-            e
-            for e in entries
-            if e.method == "POST" and e.path == LOGIN_PATH and e.done
-        ]
+        answered = [e for e in entries if e.method == "POST" and e.path == LOGIN_PATH and e.done]
         for entry in answered[len(self.login_responses) :]:
             self.login_responses.append(LoginResponse(entry.status, entry.error))
             self.timeline.add("login answered", f"{entry.status} {entry.error or ''}".strip())
@@ -248,8 +249,7 @@ class WebKitApp(NativeApp):
         if getattr(self, "_open", False):
             self._open = False
             self._release_comments()
-            try:
+            # The driver may already be gone at the end of the session.
+            with contextlib.suppress(Exception):
                 self.runtime.process.request("close", view=self.view)
-            except Exception:  # noqa: BLE001 - the driver may already be gone at session end
-                pass
             self.runtime.process.listeners.pop(self.view, None)

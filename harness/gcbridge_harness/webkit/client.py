@@ -26,6 +26,7 @@ from gcbridge.errors import GcBridgeError
 
 __all__ = ["WebKitProcess", "WebKitUnavailable", "WebKitError"]
 
+
 class WebKitUnavailable(GcBridgeError):
     """WebKitGTK, PyGObject or Xvfb is missing, or the driver did not start."""
 
@@ -151,8 +152,18 @@ def _start_xvfb() -> tuple[subprocess.Popen[bytes], str]:
     if shutil.which("Xvfb") is None:
         raise WebKitUnavailable("Xvfb is not installed")
     read_fd, write_fd = os.pipe()
-    proc = subprocess.Popen(
-        ["Xvfb", "-displayfd", str(write_fd), "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
+    command = [
+        "Xvfb",
+        "-displayfd",
+        str(write_fd),
+        "-screen",
+        "0",
+        "1280x800x24",
+        "-nolisten",
+        "tcp",
+    ]
+    proc = subprocess.Popen(  # noqa: S603 - fixed arguments; Xvfb was found on PATH above
+        command,
         pass_fds=(write_fd,),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,

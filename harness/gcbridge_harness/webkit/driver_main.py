@@ -123,7 +123,10 @@ class Driver:
         window.set_default_size(1024, 768)
         window.add(view)
         window.show_all()
-        view.connect("notify::uri", lambda v, _p: self.emit({"event": "uri", "view": vid, "url": v.get_uri() or ""}))
+        view.connect(
+            "notify::uri",
+            lambda v, _p: self.emit({"event": "uri", "view": vid, "url": v.get_uri() or ""}),
+        )
         self.views[vid] = {"view": view, "window": window, "manager": manager, "loads": []}
         view.connect("load-changed", self._on_load_changed, vid)
         view.connect("load-failed", self._on_load_failed, vid)
@@ -187,9 +190,7 @@ class Driver:
             else:
                 self.reply(cid, json=value.to_json(0))
 
-        view.call_async_javascript_function(
-            c["body"], -1, None, c.get("world"), None, None, done
-        )
+        view.call_async_javascript_function(c["body"], -1, None, c.get("world"), None, None, done)
 
     def cmd_run(self, cid: Any, c: dict[str, Any]) -> None:
         """A global script, as ``evaluateJavascript`` runs it (its value is not returned)."""
@@ -244,7 +245,9 @@ def _read_stdin(driver: Driver) -> None:
 def main() -> None:
     driver = Driver()
     threading.Thread(target=_read_stdin, args=(driver,), daemon=True).start()
-    driver.emit({"event": "ready", "version": [WebKit2.get_major_version(), WebKit2.get_minor_version()]})
+    driver.emit(
+        {"event": "ready", "version": [WebKit2.get_major_version(), WebKit2.get_minor_version()]}
+    )
     Gtk.main()
 
 

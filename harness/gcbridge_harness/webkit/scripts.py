@@ -47,17 +47,20 @@ _PRELUDE = """(function () {
   var win = window;
   function report(channel, payload) {
     try {
-      dispatch.call(win, new Custom('gc-harness', { detail: stringify({ channel: channel, payload: payload }) }));
+      var detail = stringify({ channel: channel, payload: payload });
+      dispatch.call(win, new Custom('gc-harness', { detail: detail }));
     } catch (e) { /* never into the page */ }
   }
   function text(value) {
-    try { return typeof value === 'string' ? value : String(value); } catch (e) { return '<unprintable>'; }
+    try { return typeof value === 'string' ? value : String(value); }
+    catch (e) { return '<unprintable>'; }
   }
   var kinds = { log: 'log', info: 'info', warn: 'warning', error: 'error', debug: 'debug' };
   Object.keys(kinds).forEach(function (name) {
     var original = console[name];
     console[name] = function () {
-      report('console', { type: kinds[name], text: Array.prototype.map.call(arguments, text).join(' ') });
+      var line = Array.prototype.map.call(arguments, text).join(' ');
+      report('console', { type: kinds[name], text: line });
       return original.apply(this, arguments);
     };
   });

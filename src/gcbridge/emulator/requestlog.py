@@ -136,7 +136,8 @@ class RecordRequests:
         async def replay() -> dict[str, Any]:
             nonlocal replayed
             if replayed:
-                return await receive()
+                message: dict[str, Any] = await receive()
+                return message
             replayed = True
             return {"type": "http.request", "body": body, "more_body": False}
 

@@ -15,8 +15,8 @@
  *
  * Which events a bridge sees depends on when it is installed:
  *   document-start (React Native injectedJavaScriptBeforeContentLoaded): all of them;
- *   document-end (iOS WKUserScript atDocumentEnd, installed at DOMContentLoaded, before
- *     gc-ready is posted because this script posts it from its own, later, listener): all;
+ *   document-end (iOS WKUserScript atDocumentEnd, run after the DOMContentLoaded listeners,
+ *     this script's among them; gc-ready, posted from that listener, is dispatched later): all;
  *   page-finished (Android onPageFinished, pywebview): never gc-ready, gc-loaded only when
  *     the comments arrive after the load event; such apps log in at page finished too.
  *
@@ -478,7 +478,7 @@
   loadComments();
   // gc-ready goes out from a DOMContentLoaded listener (this script is
   // deferred, so DOMContentLoaded is still to come): a bridge installed at
-  // document end, by a listener registered before ours, is in place by then.
+  // document end runs after this listener, but before the message is dispatched.
   if (domContentLoadedFired()) {
     wire();
   } else {
