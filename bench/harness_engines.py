@@ -26,16 +26,16 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=10)
     args = parser.parse_args()
 
-    from playwright.sync_api import sync_playwright
-
-    from gcbridge.browser import find_chromium
-    from gcbridge.emulator.testing import running_emulator
     from gcbridge_harness.backend import DEMO_USERS, UserDirectory, running_backend
     from gcbridge_harness.driver import ChromiumApp
     from gcbridge_harness.plugin import _shipped_bridge
     from gcbridge_harness.service import ServiceClient
     from gcbridge_harness.webkit.app import WebKitApp, WebKitRuntime
     from gcbridge_harness.webkit.client import WebKitProcess
+    from playwright.sync_api import sync_playwright
+
+    from gcbridge.browser import find_chromium
+    from gcbridge.emulator.testing import running_emulator
 
     bridge = _shipped_bridge()
     times: dict[str, list[float]] = {"chromium": [], "webkit": []}
