@@ -65,6 +65,7 @@ class WebKitApp(NativeApp):
         self.view = f"v{secrets.token_hex(6)}"
         self.tag = secrets.token_hex(8)
         self._known = 0
+        self._fetches = 0  # fetches the page started and has no answer to yet
         self._hold = None
         self._open = True
         log = self.request_log
@@ -129,6 +130,7 @@ class WebKitApp(NativeApp):
         reply = self.runtime.process.request(
             "eval", view=self.view, body=body, world=self._world(world)
         )
+        self._sync()  # what the page showed, the request log has seen
         return None if reply.get("json") is None else json.loads(reply["json"])
 
     def expose_transport(self) -> None:
@@ -175,6 +177,8 @@ class WebKitApp(NativeApp):
         if channel == "console" and isinstance(payload, dict):
             self.console.append((str(payload.get("type")), str(payload.get("text"))))
             self.leaks.record(f"console.{payload.get('type')}", str(payload.get("text")))
+        elif channel == "net" and stamped.get("top") and isinstance(payload, int):
+            self._fetches += payload
         elif channel == "pageerror" and stamped.get("top"):
             self.page_errors.append(str(payload))
         elif channel == "native" and isinstance(payload, dict):
@@ -209,7 +213,8 @@ class WebKitApp(NativeApp):
         self._sync()
 
     def _inflight(self) -> int:
-        return sum(1 for entry in self._sync() if not entry.done)
+        at_server = sum(1 for entry in self._sync() if not entry.done)
+        return max(at_server, self._fetches)
 
     def requests_to(self, path: str, method: str | None = None) -> list[str]:
         self._sync()
@@ -222,6 +227,7 @@ class WebKitApp(NativeApp):
     # ---- end -----------------------------------------------------------------------
 
     def _kept_storage(self) -> Any:
+        self._profile_kept = True  # a relaunch takes the profile over
         return self.profile
 
     def _check_leaks(self) -> None:
@@ -252,4 +258,6 @@ class WebKitApp(NativeApp):
             # The driver may already be gone at the end of the session.
             with contextlib.suppress(Exception):
                 self.runtime.process.request("close", view=self.view)
+                if not getattr(self, "_profile_kept", False):
+                    self.runtime.process.request("forget", profile=self.profile)
             self.runtime.process.listeners.pop(self.view, None)

@@ -14,7 +14,7 @@ Commands (one JSON object a line, ``id`` echoed in the reply ``{"id", "ok", ...}
 - ``run``    ``view, source, world|null``: a global script (``evaluateJavascript``)
 - ``handler`` ``view, name, world``: register a message handler now (a late transport)
 - ``history`` ``view``: the back-forward list, ``entries [{url, title}]``
-- ``close``  ``view``; ``quit``
+- ``close``  ``view``; ``forget`` ``profile`` (drop its web context); ``quit``
 
 Events (no ``id``): ``{"event": "message", view, handler, kind, text}`` for every
 script message (``kind`` is ``string`` or the body's JavaScript type), ``{"event":
@@ -229,6 +229,11 @@ class Driver:
         loads, entry["loads"] = entry["loads"], []
         for cid in loads:
             self.reply(cid, error="view closed")
+
+    def cmd_forget(self, cid: Any, c: dict[str, Any]) -> None:
+        """Drop a profile's web context (its processes end once no view uses it)."""
+        self.contexts.pop(c.get("profile"), None)
+        self.reply(cid)
 
     def cmd_quit(self, cid: Any, _c: dict[str, Any]) -> None:
         self.reply(cid)

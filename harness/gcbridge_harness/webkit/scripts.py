@@ -13,8 +13,9 @@ Two worlds besides the page's own:
   message (iOS has ``WKScriptMessage.frameInfo``); this is the harness's stand-in.
 
 The page prelude (main world, every frame, document start) reports console
-output and uncaught errors through the relay, and defines the React Native and
-Android transports (:func:`~gcbridge_harness.platforms.shim_script`) over it.
+output, uncaught errors and the page's fetches in flight through the relay, and
+defines the React Native and Android transports
+(:func:`~gcbridge_harness.platforms.shim_script`) over it.
 """
 
 from __future__ import annotations
@@ -64,6 +65,20 @@ _PRELUDE = """(function () {
       return original.apply(this, arguments);
     };
   });
+  if (window === window.top && typeof window.fetch === 'function') {
+    // Requests the page started that the server may not have seen yet (settle waits for them).
+    var realFetch = window.fetch;
+    window.fetch = function () {
+      var settled = false;
+      function done() { if (!settled) { settled = true; report('net', -1); } }
+      report('net', 1);
+      try {
+        var answer = realFetch.apply(this, arguments);
+        answer.then(done, done);
+        return answer;
+      } catch (e) { done(); throw e; }
+    };
+  }
   if (window === window.top) {
     window.addEventListener('error', function (event) {
       report('pageerror', text(event.error ? (event.error.message || event.error) : event.message));

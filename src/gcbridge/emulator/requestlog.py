@@ -147,17 +147,22 @@ class RecordRequests:
             if message["type"] == "http.response.start":
                 entry.status = int(message["status"])
                 message = self._with_frames(entry, message)
-            elif message["type"] == "http.response.body" and sum(map(len, answer)) < _BODY_LIMIT:
-                answer.append(message.get("body", b""))
+            elif message["type"] == "http.response.body":
+                if sum(map(len, answer)) < _BODY_LIMIT:
+                    answer.append(message.get("body", b""))
+                if not message.get("more_body"):
+                    # Done before the client has the last byte: whoever saw the answer sees it here.
+                    entry.error = _error_code(b"".join(answer))
+                    entry.done = True
             await send(message)
 
         try:
             await self.app(scope, replay, watch)
         finally:
-            entry.error = _error_code(b"".join(answer))
-            if entry.status is None:
-                entry.status = 500
-            entry.done = True
+            if not entry.done:
+                entry.error = _error_code(b"".join(answer))
+                entry.status = entry.status or 500
+                entry.done = True
 
     def _with_frames(self, entry: LoggedRequest, message: dict[str, Any]) -> dict[str, Any]:
         origins = list(self.log.frame_origins)
