@@ -1,4 +1,4 @@
-"""How each native platform injects bridge.js and receives its messages, emulated in Chromium.
+"""How each native platform injects bridge.js and receives its messages, in the harness's engines.
 
 Injection points (App -> Web), each the mechanism of one platform:
 
