@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from gcbridge_harness.frames import FrameServer
 from gcbridge_harness.platforms import NO_DOM_STORAGE_SCRIPT, at_document_end
 
