@@ -16,7 +16,7 @@ pytestmark = pytest.mark.browser
 
 PAGE = """<!doctype html><title>model</title><script>
   (window.order = window.order || []).push('parse');
-  document.addEventListener('DOMContentLoaded', function () { window.order.push('page listener'); });
+  document.addEventListener('DOMContentLoaded', () => { window.order.push('page listener'); });
 </script><p>model</p>"""
 USER_SCRIPT = "(window.order = window.order || []).push('document-end script');"
 EXPECTED = ["parse", "page listener", "document-end script"]
