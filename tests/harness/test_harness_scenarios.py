@@ -46,6 +46,15 @@ def _no_queue_bridge() -> str:
     return text.replace(queued, "      drop('queue_full');\n      return;\n")
 
 
+# A bridge that acts only on gc-ready: every other event is dropped.
+def _ready_only_bridge() -> str:
+    text = script().text
+    named = "      return toJson(parsed);\n"
+    assert named in text, "bridge.js changed: update the ready-only mutation"
+    only = "      if (parsed.name !== 'gc-ready') { drop('unnamed'); return null; }\n"
+    return text.replace(named, only + named)
+
+
 ENGINES = ("chromium", "webkit")
 POINTS = ("document-start", "document-end", "page-finished")
 
@@ -150,3 +159,26 @@ def test_an_engine_named_but_missing_fails_the_run(pytester: pytest.Pytester) ->
     )
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     assert "--gc-engine chromium: not found here" in result.stderr.str()
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_harness_fails_a_bridge_acting_only_on_ready(
+    pytester: pytest.Pytester, engine: str
+) -> None:
+    bridge = pytester.path / "ready-only-bridge.js"
+    bridge.write_text(_ready_only_bridge(), encoding="utf-8")
+
+    result = _run(
+        pytester,
+        "login_on_ready or login_on_loaded",
+        "--gc-bridge",
+        str(bridge),
+        "--gc-engine",
+        engine,
+    )
+
+    outcomes = _outcomes(result)
+    for point in POINTS:
+        assert outcomes[f"test_login_on_ready[{engine}-{point}]"] == "passed", result.stdout.str()
+        name = f"test_login_on_loaded[{engine}-{point}]"
+        assert outcomes[name] == "failed", f"{name} passed"
