@@ -182,3 +182,17 @@ def test_harness_fails_a_bridge_acting_only_on_ready(
         assert outcomes[f"test_login_on_ready[{engine}-{point}]"] == "passed", result.stdout.str()
         name = f"test_login_on_loaded[{engine}-{point}]"
         assert outcomes[name] == "failed", f"{name} passed"
+
+
+def test_default_runs_the_engines_found_and_names_the_missing(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Without Xvfb on PATH WebKit is not found; Chromium is found by its path.
+    monkeypatch.setenv("PATH", str(pytester.path))
+    pytester.makepyfile(test_x="def test_x(engine): assert engine == 'chromium'")
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-v")
+    result.assert_outcomes(passed=1)
+    out = result.stdout.str()
+    assert "gc-bridge harness engines: chromium" in out
+    assert "webkit not found (missing Xvfb); install: sudo apt-get install" in out
+    assert "test_x[chromium]" in out
