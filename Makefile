@@ -33,8 +33,9 @@ DEMO_ARGS ?=
 demo: setup
 	$(VENV)/bin/gcbridge demo $(DEMO_ARGS)
 
+# --gc-engine all: a machine that lost Chromium or WebKit is red, not quietly half-tested
 test: setup lint kits-check
-	$(PY) -m pytest $(PYTEST_ARGS)
+	$(PY) -m pytest --gc-engine all $(PYTEST_ARGS)
 
 lint: venv
 	$(VENV)/bin/ruff check src harness tests docs_src bench

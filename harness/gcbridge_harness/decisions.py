@@ -6,7 +6,7 @@ login state (``app_login``/``app_logout``) to a
 :class:`~gcbridge_harness.coordinator.SsoCoordinator`, which decides (when to fetch,
 inject, sign out, ask the conflict UI, discard a stale answer), and performs the
 effects it returns: fetch ssoData from the customer backend, ask ``on_conflict``,
-and ask the browser driver to evaluate a call in the page (``_evaluate_call``).
+and ask the engine to evaluate a call in the page (``_evaluate_call``).
 The same coordinator is held to ``bridge/protocol/app-protocol.json``, like the kits'.
 """
 
@@ -98,12 +98,8 @@ class AppDecisions:
 
     # ---- reactions -----------------------------------------------------------------
 
-    def _on_native(self, source: Any, platform: str, kind: str, text: str) -> None:
-        frame = source.get("frame")
-        if self.page is not None and frame is not None and frame is not self.page.main_frame:
-            self._violation(f"native object called from a subframe: {text[:80]!r}")
-            self._perform(self._coordinator().message(text, from_widget=False))
-            return
+    def _on_native(self, platform: str, kind: str, text: str) -> None:
+        """A message from the widget's main frame (the engine checked frame and origin)."""
         if kind != "string":
             self._violation(f"{platform} transport got a {kind}, not a string: {text[:80]!r}")
             if platform == "ios":
@@ -177,9 +173,14 @@ class AppDecisions:
     def _login(self, sso_data: str, trigger: str) -> None:
         username = self.user.username if self.user is not None else "?"
         self.timeline.add("inject gcSsoLogin", f"after {trigger}, as {username}")
+        # Recorded first: while the engine evaluates, the app may already react to the
+        # next event (as a native app does while evaluateJavaScript runs).
+        index = len(self.injected)
+        self.injected.append(Injection(trigger, sso_data))
         # What a native app evaluates: the ssoData as a JSON string literal.
         error = self._evaluate_call(f"window.gcSsoLogin({json.dumps(sso_data)})")
-        self.injected.append(Injection(trigger, sso_data, error))
+        if error:
+            self.injected[index] = Injection(trigger, sso_data, error)
 
     def _ask_conflict(self, conflict: int, username: str) -> None:
         """The resolution UI (``on_conflict``), then ssoData issued with the corrected name."""

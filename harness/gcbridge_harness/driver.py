@@ -1,53 +1,107 @@
-"""The browser side of the native app: Playwright (Chromium) bookkeeping, waits and evaluation.
+"""The app in Chromium: :class:`ChromiumApp`, one Playwright browser context per launch.
 
-:class:`ChromiumDriver` is mixed into :class:`~gcbridge_harness.native_app.NativeApp`;
-it owns what the WebView engine gives a native app (evaluate a script, see the
-network, read localStorage), so the app's decisions need none of it.
+Playwright gives what a Chromium WebView gives a native app and more: every
+request (so the ssoData leak check sees URLs, headers and bodies), request
+interception (the comments answer held until the page finished loading), the
+DevTools protocol (navigation history, localStorage as the browser keeps it).
 """
 
 from __future__ import annotations
 
-import secrets
-import time
-from collections.abc import Callable
-from typing import Any
+import contextlib
+from typing import Any, ClassVar
 from urllib.parse import urlsplit
 
 from gcbridge_harness.decisions import LoginResponse
 from gcbridge_harness.leaks import LOGIN_PATH
+from gcbridge_harness.native_app import NativeApp, origin_of
+from gcbridge_harness.platforms import (
+    BINDING,
+    NO_DOM_STORAGE_SCRIPT,
+    at_document_end,
+    at_document_start,
+    shim_script,
+)
+from gcbridge_harness.widget_view import WidgetView
 
-__all__ = ["ChromiumDriver", "origin_of"]
+__all__ = ["ChromiumApp", "origin_of"]
 
 
-class ChromiumDriver:
-    """Network bookkeeping, waiting and page evaluation of one WebView page."""
+class ChromiumApp(NativeApp):
+    """One launch in Chromium: a browser context with one page."""
 
-    # Provided by NativeApp.
-    page: Any
-    context: Any
-    timeline: Any
-    requests: list[tuple[str, str]]
-    messages: list[dict[str, Any]]
-    login_responses: list[LoginResponse]
+    engine: ClassVar[str] = "chromium"
 
-    def _evaluate_call(self, call: str) -> str | None:
-        script = f"(() => {{ try {{ {call}; return null; }} catch (e) {{ return String(e); }} }})()"
-        try:
-            error: str | None = self.page.evaluate(script)
-        except Exception as exc:  # noqa: BLE001 - a navigating or closed page: evaluateJavascript fails too
-            error = f"{type(exc).__name__}: {exc}"
-        if error:
-            self.timeline.add("injection failed", error)
-        return error
+    context: Any = None
+    page: Any = None
+
+    def _open_view(self, early: str) -> None:
+        self._inflight_count = 0
+        self._held: list[Any] = []
+        self._comments_released = not self.comments_after_page_finished
+        context = self.runtime.new_context(
+            bypass_csp=self.bypass_csp, storage_state=self.storage_state, service_workers="block"
+        )
+        self.context = context
+        self.leaks.watch(context)
+        context.on("request", self._on_request)
+        context.on("requestfinished", self._on_request_done)
+        context.on("requestfailed", self._on_request_done)
+        context.on("response", self._on_response)
+        context.expose_binding(BINDING, self._on_binding)
+        context.add_init_script(shim_script(self.platform, late=self.late_transport))
+        if not self.dom_storage:
+            context.add_init_script(NO_DOM_STORAGE_SCRIPT)
+        if self.comments_after_page_finished:
+            context.route(
+                lambda url: urlsplit(url).path == "/api/pub/comments", self._hold_comments
+            )
+        at = {"document-start": at_document_start, "document-end": at_document_end}
+        if self.injection_point in at:
+            wrap = at[self.injection_point]
+            for _ in range(self.injections):
+                context.add_init_script(wrap(self.bridge))
+            if early:
+                context.add_init_script(wrap(early))
+        page = context.new_page()
+        self.page = page
+        page.on("console", lambda msg: self.console.append((msg.type, msg.text)))
+        page.on("pageerror", lambda exc: self.page_errors.append(str(exc)))
+
+    def _load(self, url: str) -> None:
+        self.page.goto(url, wait_until="load")
+
+    def _on_binding(self, source: Any, platform: str, kind: str, text: str) -> None:
+        frame = source.get("frame")
+        top = frame is None or self.page is None or frame is self.page.main_frame
+        origin = origin_of(frame.url) if frame is not None else self.widget_origin
+        self._native(platform, kind, text, top=top, origin=origin)
+
+    def _run_script(self, source: str) -> None:
+        self.page.evaluate(source)
+
+    def evaluate(self, script: str, arg: Any = None, *, world: str = "page") -> Any:
+        return self.page.evaluate(script, arg)
+
+    @property
+    def widget(self) -> WidgetView:
+        """The widget page as a user sees it."""
+        return WidgetView(self.page)
+
+    def _pump(self, seconds: float) -> None:
+        self.page.wait_for_timeout(seconds * 1000)
 
     # ---- network bookkeeping -------------------------------------------------------
 
     def _on_request(self, request: Any) -> None:
-        self._inflight += 1
+        self._inflight_count += 1
         self.requests.append((request.method, request.url))
 
     def _on_request_done(self, request: Any) -> None:
-        self._inflight -= 1
+        self._inflight_count -= 1
+
+    def _inflight(self) -> int:
+        return self._inflight_count
 
     def _on_response(self, response: Any) -> None:
         if urlsplit(response.url).path != LOGIN_PATH or response.request.method != "POST":
@@ -71,71 +125,6 @@ class ChromiumDriver:
         for route in held:
             route.continue_()
 
-    def requests_to(self, path: str, method: str | None = None) -> list[str]:
-        """URLs of browser requests to ``path`` (on any origin)."""
-        return [
-            url
-            for m, url in self.requests
-            if urlsplit(url).path == path and (method is None or m == method)
-        ]
-
-    # ---- waiting -------------------------------------------------------------------
-
-    def wait_for(self, predicate: Callable[[], bool], what: str, *, timeout: float = 10.0) -> None:
-        """Let the page run until ``predicate()`` holds; fail naming ``what`` after ``timeout``."""
-        deadline = time.monotonic() + timeout
-        while not predicate():
-            if time.monotonic() > deadline:
-                raise AssertionError(
-                    f"timed out waiting for {what}\ntimeline:\n{self.timeline.format()}"
-                )
-            self.page.wait_for_timeout(20)
-
-    def events(self, name: str | None = None) -> list[dict[str, Any]]:
-        """Forwarded widget events (optionally only those called ``name``)."""
-        return [m for m in self.messages if name is None or m["name"] == name]
-
-    def wait_for_event(
-        self, name: str, *, count: int = 1, timeout: float = 10.0
-    ) -> list[dict[str, Any]]:
-        """Wait until ``count`` events ``name`` reached the native side; returns them."""
-        self.wait_for(lambda: len(self.events(name)) >= count, f"{count} x {name}", timeout=timeout)
-        return self.events(name)
-
-    def post_in_page(self, data_js: str) -> None:
-        """``window.postMessage(<data_js>, location.origin)`` from the page itself."""
-        self.page.evaluate(f"() => window.postMessage({data_js}, location.origin)")
-
-    def round_trip(self) -> None:
-        """Wait until every window message posted so far has been dispatched."""
-        token = f"gc-harness-flush:{secrets.token_hex(6)}"
-        self.page.evaluate(
-            """(token) => new Promise((resolve) => {
-                 const done = (e) => { if (e.source === window && e.data === token) {
-                   window.removeEventListener('message', done); resolve(); } };
-                 window.addEventListener('message', done);
-                 window.postMessage(token, location.origin);
-               })""",
-            token,
-        )
-
-    def settle(self, *, timeout: float = 10.0) -> None:
-        """Wait until the page has handled every message and its network is idle, twice running."""
-        deadline = time.monotonic() + timeout
-        while True:
-            before = len(self.requests)
-            self.round_trip()
-            self.wait_for(
-                lambda: self._inflight <= 0,
-                "network idle",
-                timeout=max(0.1, deadline - time.monotonic()),
-            )
-            self.page.wait_for_timeout(30)
-            if len(self.requests) == before and self._inflight <= 0:
-                return
-            if time.monotonic() > deadline:
-                raise AssertionError("page did not settle\n" + self.timeline.format())
-
     def local_storage(self) -> dict[str, str]:
         """The widget origin's localStorage as the browser keeps it (whatever page JS sees)."""
         # Read through DevTools: the page may shadow window.localStorage (DOM
@@ -150,8 +139,19 @@ class ChromiumDriver:
             cdp.detach()
         return {key: value for key, value in entries}
 
+    # ---- end -----------------------------------------------------------------------
 
-def origin_of(url: str) -> str:
-    """``scheme://host:port`` of ``url``."""
-    parts = urlsplit(url)
-    return f"{parts.scheme}://{parts.netloc}"
+    def _kept_storage(self) -> Any:
+        return self.context.storage_state()
+
+    def _check_leaks(self) -> None:
+        self.leaks.check(
+            self.context if self.context is not None and self.page is not None else None
+        )
+
+    def _close_view(self) -> None:
+        if self.context is not None:
+            # The browser may already be gone at the end of the session.
+            with contextlib.suppress(Exception):
+                self.context.close()
+            self.context = None

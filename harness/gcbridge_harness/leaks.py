@@ -21,13 +21,13 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote, quote_plus, urlsplit
 
-__all__ = ["SsoLeakChecker", "SsoLeak", "needles_for"]
+__all__ = ["SsoLeakChecker", "SsoLeak", "needles_for", "PAGE_STATE_JS"]
 
 LOGIN_PATH = "/api/pub/sso/login"
 
 # Storage as the page sees it; the context's storage state (read by the
 # browser, not by page JavaScript) is checked as well.
-_PAGE_STATE_JS = """() => {
+PAGE_STATE_JS = """() => {
   const read = (name) => {
     try {
       const store = window[name];
@@ -88,6 +88,10 @@ class SsoLeakChecker:
         page.on("framenavigated", lambda frame: self._seen.append(("navigation URL", frame.url)))
         page.on("console", lambda msg: self._seen.append((f"console.{msg.type}", msg.text)))
 
+    def record(self, where: str, text: str) -> None:
+        """Record one place the browser sent or kept ``text`` (engines without events use this)."""
+        self._seen.append((where, text))
+
     def remember(self, sso_data: str) -> None:
         """Register an ssoData handed to the page (every one is searched for at the end)."""
         self.sso_data.append(sso_data)
@@ -115,7 +119,7 @@ class SsoLeakChecker:
         for page in context.pages:
             if page.is_closed():
                 continue
-            state = page.evaluate(_PAGE_STATE_JS)
+            state = page.evaluate(PAGE_STATE_JS)
             for key, value in state.items():
                 self._seen.append((f"page {key}", json.dumps(value)))
             try:

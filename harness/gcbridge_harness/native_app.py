@@ -1,29 +1,29 @@
-"""A native app around the widget, driven in Chromium: the app of spec 6.2.
+"""A native app around the widget: the app of spec 6.2, in either engine.
 
 :class:`NativeApp` does what an iOS, Android or React Native app does:
 
 1. calls thread-load (spec 4.1) and appends ``&api_public_key=`` (optional);
 2. installs bridge.js at its injection point (see :mod:`gcbridge_harness.platforms`);
-3. receives the widget's events through its platform's transport and reacts:
-   on ``gc-ready``, ``gc-loaded`` and ``gc-sso-auth`` (and, at page-finished, on
-   page finished) it fetches fresh ssoData from the customer backend and injects
-   ``window.gcSsoLogin(<JSON string>)``; on ``gc-sso-conflict`` it asks
-   ``on_conflict(username)`` for a corrected username, renames the user on the
-   backend and injects again;
+3. receives the widget's events through its platform's transport and reacts
+   (:mod:`gcbridge_harness.decisions`): on ``gc-ready``, ``gc-loaded`` and
+   ``gc-sso-auth`` (and, at page-finished, on page finished) it fetches fresh
+   ssoData from the customer backend and injects ``window.gcSsoLogin(<JSON
+   string>)``; on ``gc-sso-conflict`` it asks ``on_conflict(username)``;
 4. re-injects when its own login state changes (:meth:`app_login`), calls
    ``window.gcSsoLogout()`` on :meth:`app_logout`;
 5. records a :class:`Timeline` of all of it.
 
-Reactions happen inside the transport callback, as in a real app, so scenarios
-can wait with Playwright's ``expect`` and the app keeps reacting meanwhile.
+The engine underneath is a subclass: :class:`~gcbridge_harness.driver.ChromiumApp`
+(Playwright) or :class:`~gcbridge_harness.webkit.app.WebKitApp` (WebKitGTK).
+What they share, and what scenarios may use in both, is here.
 """
 
 from __future__ import annotations
 
-import contextlib
 import secrets
+import time
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Any, ClassVar
 from urllib.parse import quote, urlsplit
 
 from gcbridge_harness.backend import AppUser, CustomerBackend
@@ -33,21 +33,11 @@ from gcbridge_harness.decisions import (
     Injection,
     LoginResponse,
 )
-from gcbridge_harness.driver import ChromiumDriver, origin_of
 from gcbridge_harness.leaks import SsoLeakChecker
-from gcbridge_harness.platforms import (
-    BINDING,
-    NO_DOM_STORAGE_SCRIPT,
-    PLATFORM_OF,
-    InjectionPoint,
-    at_document_end,
-    at_document_start,
-    at_page_finished,
-    shim_script,
-)
+from gcbridge_harness.page_waits import PageWaits
+from gcbridge_harness.platforms import PLATFORM_OF, InjectionPoint, at_page_finished
 from gcbridge_harness.service import ServiceClient
 from gcbridge_harness.timeline import Timeline, TimelineEntry
-from gcbridge_harness.widget_view import WidgetView
 
 __all__ = [
     "NativeApp",
@@ -57,18 +47,28 @@ __all__ = [
     "SITE_KEY",
     "LoginResponse",
     "Injection",
+    "origin_of",
 ]
 
 SITE_KEY = "site"
 """``api_public_key=SITE_KEY``: the site's real key. ``None`` leaves the parameter out."""
 
 
-class NativeApp(AppDecisions, ChromiumDriver):
-    """One launch of the app: a browser context with one WebView page."""
+def origin_of(url: str) -> str:
+    """``scheme://host:port`` of ``url``."""
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}"
+
+
+class NativeApp(PageWaits, AppDecisions):
+    """One launch of the app: one WebView showing the widget."""
+
+    engine: ClassVar[str] = ""
+    isolated_world: bool = False  # bridge.js runs in a world of its own
 
     def __init__(
         self,
-        browser: Any,
+        runtime: Any,
         *,
         service: ServiceClient,
         backend: CustomerBackend,
@@ -85,11 +85,14 @@ class NativeApp(AppDecisions, ChromiumDriver):
         storage_state: Any = None,
         bypass_csp: bool = False,
         comments_after_page_finished: bool = False,
+        late_transport: bool = False,
+        frames_from: str | None = None,
+        request_log: Any = None,
         uid: str | None = None,
         page_title: str = "Harness thread",
         registry: list[NativeApp] | None = None,
     ) -> None:
-        self.browser = browser
+        self.runtime = runtime  # the engine: a Playwright browser, a WebKit process
         self.service = service
         self.backend = backend
         self.bridge = bridge
@@ -108,30 +111,78 @@ class NativeApp(AppDecisions, ChromiumDriver):
         self.storage_state = storage_state
         self.bypass_csp = bypass_csp
         self.comments_after_page_finished = comments_after_page_finished
+        self.late_transport = late_transport
+        self.frames_from = frames_from
+        self.request_log = request_log  # the emulator's (gcbridge.emulator.requestlog)
+        self._frames: Any = None
         self.uid = uid or f"harness-{secrets.token_hex(6)}"
         self.page_title = page_title
         self.thread_url = f"https://news.example.com/articles/{self.uid}"
         self._registry = registry
 
+        self.widget_origin = origin_of(service.base_url)
         self.timeline = Timeline()
-        self.leaks = SsoLeakChecker(login_origin=origin_of(service.base_url))
+        self.leaks = SsoLeakChecker(login_origin=self.widget_origin)
         self.received: list[str] = []  # raw strings the native side got
         self.messages: list[dict[str, Any]] = []  # ... parsed, with a string name
+        self.refused: list[str] = []  # sent from another frame or origin: not accepted
         self.violations: list[str] = []  # transport misuse by the bridge
         self.injected: list[Injection] = []
         self.conflicts: list[str | None] = []
         self.login_responses: list[LoginResponse] = []
-        self.requests: list[tuple[str, str]] = []  # (method, url) of every browser request
+        self.requests: list[tuple[str, str]] = []  # (method, url) of every request seen
         self.console: list[tuple[str, str]] = []
         self.page_errors: list[str] = []
         self.app_errors: list[str] = []  # the app's own failures (backend down...)
-        self.context: Any = None
-        self.page: Any = None
         self.url = ""
-        self._inflight = 0
-        self._held: list[Any] = []
-        self._comments_released = not comments_after_page_finished
+        self.opened_at = 0.0
+        self.ready_at: float | None = None  # first gc-ready / gc-loaded, seconds after open
         self._finished = False
+
+    # ---- what each engine provides -------------------------------------------------
+
+    def _open_view(self, early: str) -> None:
+        raise NotImplementedError
+
+    def _load(self, url: str) -> None:
+        raise NotImplementedError
+
+    def _close_view(self) -> None:
+        raise NotImplementedError
+
+    def _kept_storage(self) -> Any:
+        """What a relaunch on the same profile finds (``storage_state=``)."""
+        raise NotImplementedError
+
+    def _release_comments(self) -> None:
+        raise NotImplementedError
+
+    def _run_script(self, source: str) -> None:
+        """Run ``source`` as a global script where bridge.js runs (``evaluateJavascript``)."""
+        raise NotImplementedError
+
+    def evaluate(self, script: str, arg: Any = None, *, world: str = "page") -> Any:
+        """Run ``script`` (an expression or a function of ``arg``) and return its JSON value.
+
+        ``world="bridge"`` runs it where bridge.js runs (its isolated world, if any).
+        """
+        raise NotImplementedError
+
+    def add_frame(self, url: str) -> None:
+        """Append an ``<iframe src=url>`` to the widget page."""
+        self.evaluate(
+            """(url) => { const f = document.createElement('iframe');
+                          f.src = url; document.body.appendChild(f); }""",
+            url,
+        )
+
+    def expose_transport(self) -> None:
+        """A late transport arrives (``late_transport=True``): install it, fire pywebviewready."""
+        self.timeline.add("transport exposed")
+        self.evaluate(
+            "() => { window.__gcHarnessExposeTransport();"
+            " window.dispatchEvent(new Event('pywebviewready')); }"
+        )
 
     # ---- launch ------------------------------------------------------------------
 
@@ -140,41 +191,13 @@ class NativeApp(AppDecisions, ChromiumDriver):
         if self._registry is not None:
             self._registry.append(self)
         self.timeline = Timeline()
-        context = self.browser.new_context(
-            bypass_csp=self.bypass_csp, storage_state=self.storage_state, service_workers="block"
-        )
-        self.context = context
-        self.leaks.watch(context)
-        context.on("request", self._on_request)
-        context.on("requestfinished", self._on_request_done)
-        context.on("requestfailed", self._on_request_done)
-        context.on("response", self._on_response)
-        context.expose_binding(BINDING, self._on_native)
-        context.add_init_script(shim_script(self.platform))
-        if not self.dom_storage:
-            context.add_init_script(NO_DOM_STORAGE_SCRIPT)
-        if self.comments_after_page_finished:
-            context.route(
-                lambda url: urlsplit(url).path == "/api/pub/comments", self._hold_comments
-            )
-
+        self.opened_at = time.monotonic()
         early = self._early_login_script() if self.inject_early else ""
-        if self.injection_point == "document-start":
-            for _ in range(self.injections):
-                context.add_init_script(at_document_start(self.bridge))
-            if early:
-                context.add_init_script(at_document_start(early))
-        elif self.injection_point == "document-end":
-            for _ in range(self.injections):
-                context.add_init_script(at_document_end(self.bridge))
-            if early:
-                context.add_init_script(at_document_end(early))
-
-        page = context.new_page()
-        self.page = page
-        page.on("console", lambda msg: self.console.append((msg.type, msg.text)))
-        page.on("pageerror", lambda exc: self.page_errors.append(str(exc)))
-
+        if self.frames_from:
+            # The widget's CSP keeps frames out; this test page must get in.
+            self._frames = self.request_log.allow_frames(self.frames_from)
+            self._frames.__enter__()
+        self._open_view(early)
         gc_url = self.service.thread_load(
             uid=self.uid, url=self.thread_url, page_title=self.page_title
         )
@@ -182,14 +205,13 @@ class NativeApp(AppDecisions, ChromiumDriver):
             f"&api_public_key={quote(self.api_public_key, safe='')}" if self.api_public_key else ""
         )
         self.timeline.add("load", self.url)
-        page.goto(self.url, wait_until="load")
-
+        self._load(self.url)
         if self.injection_point == "page-finished":
             self.timeline.add("page finished")
             for _ in range(self.injections):
-                page.evaluate(at_page_finished(self.bridge))
+                self._run_script(at_page_finished(self.bridge))
             if early:
-                page.evaluate(at_page_finished(early))
+                self._run_script(at_page_finished(early))
             if "page-finished" in self.triggers:
                 self._inject_login("page-finished")
         self._release_comments()
@@ -197,7 +219,7 @@ class NativeApp(AppDecisions, ChromiumDriver):
 
     def relaunch(self, **overrides: Any) -> NativeApp:
         """Quit (keeping the profile's storage) and launch again on the same thread."""
-        state = self.context.storage_state()
+        state = self._kept_storage()
         self.finish()
         options: dict[str, Any] = {
             "service": self.service,
@@ -212,26 +234,46 @@ class NativeApp(AppDecisions, ChromiumDriver):
             "uid": self.uid,
             "page_title": self.page_title,
             "storage_state": state,
+            "request_log": self.request_log,
             "registry": self._registry,
         }
         options.update(overrides)
-        return NativeApp(self.browser, **options).launch()
+        return type(self)(self.runtime, **options).launch()
 
-    @property
-    def widget(self) -> WidgetView:
-        """The widget page as a user sees it."""
-        return WidgetView(self.page)
+    def _evaluate_call(self, call: str) -> str | None:
+        script = f"(() => {{ try {{ {call}; return null; }} catch (e) {{ return String(e); }} }})()"
+        try:
+            error: str | None = self.evaluate(script, world="bridge")
+        except Exception as exc:  # noqa: BLE001 - a navigating or closed page: evaluateJavascript fails too
+            error = f"{type(exc).__name__}: {exc}"
+        if error:
+            self.timeline.add("injection failed", error)
+        return error
+
+    def _native(self, platform: str, kind: str, text: str, *, top: bool, origin: str) -> None:
+        """A message reached the native side, from a frame that is ``top`` or not, of ``origin``."""
+        if not top or origin != self.widget_origin:
+            where = "a subframe" if not top else "another origin"
+            self.refused.append(text)
+            self.timeline.add("native refused", f"from {where} ({origin}): {text[:80]!r}")
+            # The coordinator ignores a message that is not the widget's (as every kit's does).
+            self._perform(self._coordinator().message(text, from_widget=False))
+            return
+        if self.ready_at is None and '"gc-' in text:
+            self.ready_at = time.monotonic() - self.opened_at
+        self._on_native(platform, kind, text)
 
     # ---- end -----------------------------------------------------------------------
 
     def check(self) -> None:
         """The end-of-scenario checks: no ssoData leak, no transport misuse, no page error."""
-        self.leaks.check(
-            self.context if self.context is not None and self.page is not None else None
-        )
+        self._check_leaks()
         assert not self.violations, f"the bridge misused the native transport: {self.violations}"
         assert not self.page_errors, f"uncaught errors in the page: {self.page_errors}"
         assert not self.app_errors, f"the app failed while reacting: {self.app_errors}"
+
+    def _check_leaks(self) -> None:
+        raise NotImplementedError
 
     def finish(self) -> None:
         """Run :meth:`check` and close the WebView."""
@@ -246,8 +288,9 @@ class NativeApp(AppDecisions, ChromiumDriver):
     def close(self) -> None:
         """Close the WebView without checks."""
         self._finished = True
-        if self.context is not None:
-            # The browser may already be gone at the end of the session.
-            with contextlib.suppress(Exception):
-                self.context.close()
-            self.context = None
+        try:
+            self._close_view()
+        finally:
+            if self._frames is not None:
+                self._frames.__exit__(None, None, None)
+                self._frames = None

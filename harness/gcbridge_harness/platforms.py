@@ -1,4 +1,4 @@
-"""How each native platform injects bridge.js and receives its messages, emulated in Chromium.
+"""How each native platform injects bridge.js and receives its messages, in the harness's engines.
 
 Injection points (App -> Web), each the mechanism of one platform:
 
@@ -7,9 +7,9 @@ point          platform mechanism                      widget events the bridge 
 ============== ======================================= =========================================
 document-start React Native                            gc-ready, gc-loaded and every later event
                ``injectedJavaScriptBeforeContentLoaded``
-document-end   iOS ``WKUserScript(.atDocumentEnd)``    gc-ready (the widget posts it from a later
-               (the harness installs at                DOMContentLoaded listener), gc-loaded and
-               DOMContentLoaded)                       every later event
+document-end   iOS ``WKUserScript(.atDocumentEnd)``    gc-ready (posted from the widget's
+               (runs after the page's                  DOMContentLoaded listener, dispatched later
+               DOMContentLoaded listeners)             as a task), gc-loaded and every later event
 page-finished  Android ``onPageFinished`` +            never gc-ready; gc-loaded only when the
                ``evaluateJavascript`` (and pywebview)  comments arrive after the load event; every
                                                        later event. Apps log in at page finished.
@@ -26,8 +26,14 @@ objects exist from the start of the document on every platform:
 - ``android``: ``window.GcBridgeAndroid.postMessage(String)`` (a
   ``@JavascriptInterface``): coerced to a string, a violation if it was not one.
 
-Every platform here injects into the main frame only, as the real defaults do.
-Underneath, the shims call one Playwright binding.
+Every platform here injects bridge.js into the main frame only, as the real
+defaults do. The Android interface, like ``addJavascriptInterface``, exists in
+every frame, subframes included: the app checks the sender's frame and origin.
+With ``late=True`` a shim installs nothing until the app calls
+``window.__gcHarnessExposeTransport()`` (pywebview's API arriving on
+``pywebviewready``; an Android interface added after the load).
+Underneath, the shims call one sink: a Playwright binding in Chromium, a relay
+to a registered script message handler in WebKit (``webkit/scripts.py``).
 """
 
 from __future__ import annotations
@@ -61,44 +67,52 @@ PLATFORM_OF: dict[InjectionPoint, Platform] = {
 BINDING = "__gcHarnessNative"
 """The Playwright binding under every shim: ``(platform, typeof value, String(value))``."""
 
-_SHIM = """(function (platform, binding) {
-  if (window !== window.top) { return; }
-  var native = window[binding];
+_SHIM = """(function (platform, late, native) {
+  if (window !== window.top && platform !== 'android') { return; }
   function send(value) {
     var text;
     try { text = typeof value === 'string' ? value : String(value); }
     catch (e) { text = '<unprintable>'; }
     native(platform, typeof value, text);
   }
-  if (platform === 'react-native') {
-    window.ReactNativeWebView = { postMessage: function (data) { send(data); } };
-  } else if (platform === 'ios') {
-    var handler = { postMessage: function (body) {
-      var text = body;
-      if (typeof body !== 'string') {
-        try { text = JSON.stringify(body); } catch (e) { text = String(body); }
-      }
-      native(platform, typeof body, text);
-    } };
-    window.webkit = { messageHandlers: { gcBridge: handler } };
-  } else if (platform === 'android') {
-    window.GcBridgeAndroid = { postMessage: function (data) { send(data); } };
+  function install() {
+    if (platform === 'react-native') {
+      window.ReactNativeWebView = { postMessage: function (data) { send(data); } };
+    } else if (platform === 'ios') {
+      var handler = { postMessage: function (body) {
+        var text = body;
+        if (typeof body !== 'string') {
+          try { text = JSON.stringify(body); } catch (e) { text = String(body); }
+        }
+        native(platform, typeof body, text);
+      } };
+      window.webkit = { messageHandlers: { gcBridge: handler } };
+    } else if (platform === 'android') {
+      window.GcBridgeAndroid = { postMessage: function (data) { send(data); } };
+    }
   }
-})(%s, %s);"""
+  if (!late) { install(); return; }
+  Object.defineProperty(window, '__gcHarnessExposeTransport', { value: install });
+})(%s, %s, %s);"""
 
 NO_DOM_STORAGE_SCRIPT = """(function () {
-  // DOM storage switched off (WebView setting, or a privacy mode): touching it throws.
-  function denied() { throw new DOMException('DOM storage is disabled', 'SecurityError'); }
+  // DOM storage switched off (WebView setting): the engines answer null, as WebKit does.
   ['localStorage', 'sessionStorage'].forEach(function (name) {
-    try { Object.defineProperty(window, name, { get: denied, configurable: true }); }
+    var nothing = { get: function () { return null; }, configurable: true };
+    try { Object.defineProperty(window, name, nothing); }
     catch (e) { /* not configurable here: keep */ }
   });
 })();"""
 
 
-def shim_script(platform: Platform) -> str:
-    """The init script defining the platform's native message object."""
-    return _SHIM % (json.dumps(platform), json.dumps(BINDING))
+def shim_script(platform: Platform, *, late: bool = False, sink: str = "") -> str:
+    """The init script defining the platform's native message object.
+
+    ``sink`` is a JavaScript expression of ``function (platform, kind, text)``;
+    by default the Playwright binding.
+    """
+    native = sink or f"window[{json.dumps(BINDING)}]"
+    return _SHIM % (json.dumps(platform), json.dumps(late), native)
 
 
 def at_document_start(source: str) -> str:
@@ -113,13 +127,16 @@ def at_document_start(source: str) -> str:
 def at_document_end(source: str) -> str:
     """``source`` run at DOMContentLoaded in the main frame, like ``WKUserScript(.atDocumentEnd)``.
 
-    The listener is registered at document start, so it runs before any
-    DOMContentLoaded listener of the page. The script runs inside a function
-    called with ``this === window`` (an IIFE bridge sees no difference).
+    WebKit runs document-end user scripts once DOMContentLoaded has been
+    dispatched, after the page's listeners. The listener here, registered at
+    document start on ``window``, runs at the end of the event's path: after
+    every listener on ``document`` (the widget's among them). The script runs
+    inside a function called with ``this === window`` (an IIFE bridge sees no
+    difference).
     """
     return (
         "if (window === window.top) {\n"
-        "  document.addEventListener('DOMContentLoaded', function () {\n"
+        "  window.addEventListener('DOMContentLoaded', function () {\n"
         + source
         + "\n  }.bind(window), { once: true });\n}"
     )

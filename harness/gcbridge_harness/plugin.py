@@ -1,16 +1,22 @@
 """pytest plugin ``gcbridge_harness`` (registered through the ``pytest11`` entry point).
 
 Options: ``--gc-bridge PATH`` (the bridge.js under test), ``--gc-browser PATH``
-(a Chromium; otherwise :func:`gcbridge.browser.find_chromium`).
+(a Chromium; otherwise :func:`gcbridge.browser.find_chromium`), ``--gc-engine
+chromium|webkit|all`` (default: every engine found; one named here that is not
+found fails the run).
 
 Fixtures:
 
+- ``engine``            parametrizes a test over the engines (``chromium``, ``webkit``)
 - ``injection_point``   parametrizes a test over document-start, document-end, page-finished
 - ``bridge_script``     the text of the bridge.js under test (session)
 - ``emulator``          a running emulator on a free loopback port (module)
 - ``customer_backend``  the sample customer backend, signing for the emulator's site (module)
 - ``service``           a :class:`~gcbridge_harness.service.ServiceClient` of the emulator (module)
 - ``native_app``        ``native_app(injection_point, **options) -> NativeApp``: launches the app
+- ``frame_server``      serves test pages on another origin (a hostile frame) (module)
+
+Test ids name both: ``test_login_on_ready[webkit-document-end]``.
 
 This module is loaded by every pytest run in an environment where gc-bridge is
 installed, so it imports nothing heavy at import time and defines no autouse
@@ -26,8 +32,11 @@ from typing import Any
 import pytest
 
 from gcbridge.browser import BrowserNotFound, find_chromium
+from gcbridge_harness.engines import ENGINES, EngineStatus, engine_status
 
 _CALL_PASSED = pytest.StashKey[bool]()
+_ENGINES = pytest.StashKey[tuple[list[EngineStatus], bool]]()
+POINTS = ("document-start", "document-end", "page-finished")
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -46,11 +55,68 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         metavar="PATH",
         help="Chromium executable (default: GC_BROWSER, Playwright's, then the system's)",
     )
+    group.addoption(
+        "--gc-engine",
+        dest="gc_engine",
+        default=None,
+        choices=[*ENGINES, "all"],
+        help="browser engine(s) to run the scenarios in (default: every engine found)",
+    )
 
 
 def pytest_configure(config: pytest.Config) -> None:
     # The shipped scenarios run in app teams' projects too, under --strict-markers.
-    config.addinivalue_line("markers", "browser: needs a Chromium (Playwright)")
+    config.addinivalue_line("markers", "browser: needs a browser engine (Chromium or WebKit)")
+
+
+def _engines(config: pytest.Config) -> tuple[list[EngineStatus], bool]:
+    """Every engine's status, and whether the selection was named on the command line."""
+    if _ENGINES not in config.stash:
+        option = config.getoption("gc_engine", None)
+        names = list(ENGINES) if option in (None, "all") else [option]
+        statuses = [engine_status(n, chromium_path=config.getoption("gc_browser")) for n in names]
+        if option is not None:
+            missing = [status for status in statuses if not status.found]
+            if missing:
+                lines = [f"{m.name}: {m.problem}; install: {m.install}" for m in missing]
+                raise pytest.UsageError(
+                    "--gc-engine " + option + ": not found here\n  " + "\n  ".join(lines)
+                )
+        config.stash[_ENGINES] = (statuses, option is not None)
+    return config.stash[_ENGINES]
+
+
+def pytest_report_header(config: pytest.Config) -> list[str]:
+    statuses, _ = _engines(config)
+    ran = [s.name for s in statuses if s.found]
+    lines = [f"gc-bridge harness engines: {', '.join(ran) or 'none'}"]
+    for status in statuses:
+        if not status.found:
+            lines.append(f"  {status.name} not found ({status.problem}); install: {status.install}")
+    return lines
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    direct = {
+        name.strip()
+        for mark in metafunc.definition.iter_markers("parametrize")
+        for name in (mark.args[0].split(",") if isinstance(mark.args[0], str) else mark.args[0])
+    }
+    if "engine" in metafunc.fixturenames and "engine" not in direct:
+        statuses, _ = _engines(metafunc.config)
+        found = [s.name for s in statuses if s.found]
+        if found:
+            metafunc.parametrize("engine", found)
+        else:
+            metafunc.parametrize(
+                "engine",
+                [
+                    pytest.param(s.name, marks=pytest.mark.skip(reason=f"{s.name}: {s.problem}"))
+                    for s in statuses
+                ],
+            )
+    if "injection_point" in metafunc.fixturenames and "injection_point" not in direct:
+        metafunc.parametrize("injection_point", POINTS)
 
 
 @pytest.hookimpl(wrapper=True)
@@ -73,11 +139,31 @@ def browser_type_launch_args(
     return {**browser_type_launch_args, "executable_path": path}
 
 
-@pytest.fixture(params=["document-start", "document-end", "page-finished"])
+@pytest.fixture
 def injection_point(request: pytest.FixtureRequest) -> str:
     """Where the app installs bridge.js (see :mod:`gcbridge_harness.platforms`)."""
     point: str = request.param
     return point
+
+
+@pytest.fixture
+def engine(request: pytest.FixtureRequest) -> str:
+    """The browser engine of the app: ``chromium`` or ``webkit``."""
+    name: str = request.param
+    statuses, _ = _engines(request.config)
+    if name not in [s.name for s in statuses]:
+        pytest.skip(f"engine {name} not selected (--gc-engine)")
+    return name
+
+
+@pytest.fixture(scope="session")
+def webkit_process() -> Iterator[Any]:
+    """The WebKit driver process (WebKitGTK under its own Xvfb) of the session."""
+    from gcbridge_harness.webkit.client import WebKitProcess
+
+    process = WebKitProcess()
+    yield process
+    process.close()
 
 
 @pytest.fixture(scope="session")
@@ -114,7 +200,7 @@ def emulator(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     """A running emulator (``.url``, ``.site``) shared by the tests of a module."""
     from gcbridge.emulator.testing import running_emulator
 
-    with running_emulator(tmp_path_factory.mktemp("gc-emulator")) as emu:
+    with running_emulator(tmp_path_factory.mktemp("gc-emulator"), request_log=True) as emu:
         yield emu
 
 
@@ -138,13 +224,24 @@ def service(emulator: Any) -> Iterator[Any]:
     client.close()
 
 
+@pytest.fixture(scope="module")
+def frame_server() -> Iterator[Any]:
+    """Test pages on an origin of their own: ``frame_server.serve(path, html) -> url``."""
+    from gcbridge_harness.frames import FrameServer
+
+    with FrameServer() as server:
+        yield server
+
+
 @pytest.fixture
 def native_app(
     request: pytest.FixtureRequest,
-    browser: Any,
+    engine: str,
+    emulator: Any,
     service: Any,
     customer_backend: Any,
     bridge_script: str,
+    tmp_path: Path,
 ) -> Iterator[Callable[..., Any]]:
     """``native_app(injection_point, **options)`` launches a ``NativeApp`` and returns it.
 
@@ -154,19 +251,32 @@ def native_app(
     from gcbridge_harness.native_app import NativeApp
     from gcbridge_harness.platforms import InjectionPoint
 
+    app_class: Any
+    if engine == "webkit":
+        from gcbridge_harness.webkit.app import WebKitApp, WebKitRuntime
+
+        app_class = WebKitApp
+        runtime: Any = WebKitRuntime(request.getfixturevalue("webkit_process"), tmp_path)
+    else:
+        from gcbridge_harness.driver import ChromiumApp
+
+        app_class = ChromiumApp
+        runtime = request.getfixturevalue("browser")
     apps: list[NativeApp] = []
 
     def launch(injection_point: InjectionPoint, **options: Any) -> NativeApp:
-        app = NativeApp(
-            browser,
+        app = app_class(
+            runtime,
             service=service,
             backend=customer_backend,
             bridge=bridge_script,
             injection_point=injection_point,
+            request_log=emulator.request_log,
             registry=apps,
             **options,
         )
-        return app.launch()
+        launched: NativeApp = app.launch()
+        return launched
 
     yield launch
     passed = request.node.stash.get(_CALL_PASSED, False)

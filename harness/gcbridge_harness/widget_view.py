@@ -59,7 +59,23 @@ class WidgetView:
     def write_comment(self, text: str) -> None:
         """Type a comment and press Post (whatever the widget does next)."""
         self.page.locator("#gc-compose-text").fill(text)
+        self.click_post()
+
+    def click_post(self) -> None:
+        """Press Post."""
         self.page.get_by_test_id("post").click()
+
+    def wait_for_comment(self, content: str) -> None:
+        """Wait until the comment ``content`` is listed."""
+        self.comment(content).wait_for(timeout=self.timeout_ms)
+
+    def can_edit(self, content: str) -> bool:
+        """Whether the comment ``content`` offers Edit."""
+        return bool(self.comment(content).get_by_test_id("edit").count())
+
+    def can_delete(self, content: str) -> bool:
+        """Whether the comment ``content`` offers Delete."""
+        return bool(self.comment(content).get_by_test_id("delete").count())
 
     def post_comment(self, text: str) -> Any:
         """Post a comment and wait until it is listed; returns its list item."""

@@ -69,6 +69,9 @@ def test_ios_kit_uses_the_documented_webkit_api():
     for needle in (
         "injectionTime: .atDocumentEnd",
         "forMainFrameOnly: true",
+        "WKContentWorld.defaultClient",
+        "in: Self.bridgeWorld",
+        "contentWorld: Self.bridgeWorld, name: Self.handlerName",
         'handlerName = "gcBridge"',
         "message.frameInfo.isMainFrame",
         "message.frameInfo.securityOrigin",

@@ -36,9 +36,34 @@ NAIVE_BRIDGE = """
 })();
 """
 
+
+# The shipped bridge with its queue taken out: a message sent while no transport
+# exists is dropped instead of kept until one arrives.
+def _no_queue_bridge() -> str:
+    text = script().text
+    queued = "      queue.push(text);\n      counts.queued += 1;\n"
+    assert queued in text, "bridge.js changed: update the no-queue mutation"
+    return text.replace(queued, "      drop('queue_full');\n      return;\n")
+
+
+# A bridge that acts only on gc-ready: every other event is dropped.
+def _ready_only_bridge() -> str:
+    text = script().text
+    named = "      return toJson(parsed);\n"
+    assert named in text, "bridge.js changed: update the ready-only mutation"
+    only = "      if (parsed.name !== 'gc-ready') { drop('unnamed'); return null; }\n"
+    return text.replace(named, only + named)
+
+
+ENGINES = ("chromium", "webkit")
+POINTS = ("document-start", "document-end", "page-finished")
+
 # Representative scenarios, each at all three injection points: the whole
 # matrix is `pytest --pyargs gcbridge_harness.scenarios` (see harness/README.md).
-GOOD_SUBSET = "login_on_ready or missing_api_public_key or relaunch_keeps or iframe"
+GOOD_SUBSET = (
+    "login_on_ready or missing_api_public_key or relaunch_keeps or iframe or late_transport"
+    " or replacing_window_webkit"
+)
 # The scenarios a naive bridge must fail, and the happy path it must pass.
 NAIVE_SUBSET = "login_on_ready or iframe or malformed or double_injection or own_origin"
 
@@ -69,26 +94,30 @@ def _outcomes(result: pytest.RunResult) -> dict[str, str]:
     return outcomes
 
 
-def test_harness_passes_the_shipped_bridge(pytester: pytest.Pytester) -> None:
+@pytest.mark.parametrize("engine", ENGINES)
+def test_harness_passes_the_shipped_bridge(pytester: pytest.Pytester, engine: str) -> None:
     bridge = pytester.path / "bridge.js"
     bridge.write_text(script().text, encoding="utf-8")
 
-    result = _run(pytester, GOOD_SUBSET, "--gc-bridge", str(bridge))
+    result = _run(pytester, GOOD_SUBSET, "--gc-bridge", str(bridge), "--gc-engine", engine)
 
-    result.assert_outcomes(passed=12)
+    # Seven scenarios at three points; the isolated-world one runs only where one exists.
+    isolated = 1 if engine == "webkit" else 0
+    result.assert_outcomes(passed=18 + isolated, skipped=3 - isolated)
+    assert f"gc-bridge harness engines: {engine}" in result.stdout.str()
 
 
-def test_harness_fails_a_naive_bridge(pytester: pytest.Pytester) -> None:
+@pytest.mark.parametrize("engine", ENGINES)
+def test_harness_fails_a_naive_bridge(pytester: pytest.Pytester, engine: str) -> None:
     bridge = pytester.path / "naive-bridge.js"
     bridge.write_text(NAIVE_BRIDGE, encoding="utf-8")
 
-    result = _run(pytester, NAIVE_SUBSET, "--gc-bridge", str(bridge))
+    result = _run(pytester, NAIVE_SUBSET, "--gc-bridge", str(bridge), "--gc-engine", engine)
 
     outcomes = _outcomes(result)
-    points = ("document-start", "document-end", "page-finished")
     # The happy path works...
-    for point in points:
-        assert outcomes[f"test_login_on_ready[{point}-chromium]"] == "passed", result.stdout.str()
+    for point in POINTS:
+        assert outcomes[f"test_login_on_ready[{engine}-{point}]"] == "passed", result.stdout.str()
     # ...and each shortcut is caught at every injection point.
     caught = (
         "test_cross_origin_iframe_forgery_is_not_forwarded",
@@ -97,5 +126,73 @@ def test_harness_fails_a_naive_bridge(pytester: pytest.Pytester) -> None:
         "test_injections_post_to_the_own_origin_only",
     )
     for name in caught:
-        for point in points:
-            assert outcomes[f"{name}[{point}-chromium]"] == "failed", f"{name}[{point}] passed"
+        for point in POINTS:
+            assert outcomes[f"{name}[{engine}-{point}]"] == "failed", f"{name}[{point}] passed"
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_harness_fails_a_bridge_without_a_queue(pytester: pytest.Pytester, engine: str) -> None:
+    bridge = pytester.path / "no-queue-bridge.js"
+    bridge.write_text(_no_queue_bridge(), encoding="utf-8")
+
+    result = _run(
+        pytester,
+        "login_on_ready or late_transport",
+        "--gc-bridge",
+        str(bridge),
+        "--gc-engine",
+        engine,
+    )
+
+    outcomes = _outcomes(result)
+    for point in POINTS:
+        assert outcomes[f"test_login_on_ready[{engine}-{point}]"] == "passed", result.stdout.str()
+        name = f"test_late_transport_gets_earlier_messages_in_order_once[{engine}-{point}]"
+        assert outcomes[name] == "failed", f"{name} passed"
+
+
+def test_an_engine_named_but_missing_fails_the_run(pytester: pytest.Pytester) -> None:
+    # No Chromium at this path and none elsewhere on a PATH that is empty.
+    pytester.makepyfile(test_x="def test_x(engine): pass")
+    result = pytester.runpytest_subprocess(
+        "--gc-engine", "chromium", "--gc-browser", "/nonexistent/chromium", "-p", "no:cacheprovider"
+    )
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    assert "--gc-engine chromium: not found here" in result.stderr.str()
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_harness_fails_a_bridge_acting_only_on_ready(
+    pytester: pytest.Pytester, engine: str
+) -> None:
+    bridge = pytester.path / "ready-only-bridge.js"
+    bridge.write_text(_ready_only_bridge(), encoding="utf-8")
+
+    result = _run(
+        pytester,
+        "login_on_ready or login_on_loaded",
+        "--gc-bridge",
+        str(bridge),
+        "--gc-engine",
+        engine,
+    )
+
+    outcomes = _outcomes(result)
+    for point in POINTS:
+        assert outcomes[f"test_login_on_ready[{engine}-{point}]"] == "passed", result.stdout.str()
+        name = f"test_login_on_loaded[{engine}-{point}]"
+        assert outcomes[name] == "failed", f"{name} passed"
+
+
+def test_default_runs_the_engines_found_and_names_the_missing(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Without Xvfb on PATH WebKit is not found; Chromium is found by its path.
+    monkeypatch.setenv("PATH", str(pytester.path))
+    pytester.makepyfile(test_x="def test_x(engine): assert engine == 'chromium'")
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-v")
+    result.assert_outcomes(passed=1)
+    out = result.stdout.str()
+    assert "gc-bridge harness engines: chromium" in out
+    assert "webkit not found (missing Xvfb); install: sudo apt-get install" in out
+    assert "test_x[chromium]" in out

@@ -9,6 +9,9 @@ from gcbridge.emulator.widget import WIDGET_FILES
 
 pytestmark = pytest.mark.browser
 
+# Playwright locators drive the widget here: Chromium only (the scenarios run in both engines).
+chromium_only = pytest.mark.parametrize("engine", ["chromium"])
+
 POINT = "document-start"
 
 
@@ -32,6 +35,7 @@ def test_widget_is_served_with_strict_headers(emulator):
     )
 
 
+@chromium_only
 def test_user_content_is_shown_as_text(native_app, customer_backend, service):
     hostile = '<img src=x onerror="window.__pwned=1"><b>bold</b>'
     seed = customer_backend.new_user("<i>name</i>")
@@ -49,6 +53,7 @@ def test_user_content_is_shown_as_text(native_app, customer_backend, service):
     app.finish()
 
 
+@chromium_only
 def test_reply_edit_and_delete_own_comments(native_app, customer_backend, service):
     other = customer_backend.new_user("other")
     other_token = service.session_token(customer_backend.fetch_sso_data(other))
@@ -86,6 +91,7 @@ def test_reply_edit_and_delete_own_comments(native_app, customer_backend, servic
     app.finish()
 
 
+@chromium_only
 def test_own_accounts_without_sso(native_app, customer_backend):
     app = native_app(POINT, user=None, api_public_key=None)
     app.widget.expect_loaded()
@@ -120,6 +126,7 @@ def test_own_accounts_without_sso(native_app, customer_backend):
     app.finish()
 
 
+@chromium_only
 def test_sso_logout_on_a_page_without_a_session_is_harmless(native_app, customer_backend):
     app = native_app(POINT, user=None)
     app.widget.expect_loaded()

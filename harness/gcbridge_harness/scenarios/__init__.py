@@ -2,9 +2,11 @@
 
 ::
 
-    pytest --pyargs gcbridge_harness.scenarios --gc-bridge path/to/bridge.js [--gc-browser PATH]
+    pytest --pyargs gcbridge_harness.scenarios --gc-bridge path/to/bridge.js \
+        [--gc-engine chromium|webkit|all] [--gc-browser PATH]
 
-Every scenario runs at the three injection points (document-start, document-end,
-page-finished) and ends with the ssoData leak check of
-:mod:`gcbridge_harness.leaks`.
+Every scenario runs in each engine (Chromium, WebKit) at the three injection
+points (document-start, document-end, page-finished) and ends with the ssoData
+leak check of :mod:`gcbridge_harness.leaks`. Scenarios use only the
+engine-neutral API of :class:`~gcbridge_harness.native_app.NativeApp`.
 """

@@ -8,7 +8,6 @@ import pytest
 
 pytestmark = pytest.mark.browser
 
-HOSTILE_ORIGIN = "http://gc-harness-hostile.test"
 SENTINEL = {"name": "gc-harness-sentinel"}
 
 # A third-party frame (an ad, a compromised embed) posting to the widget's window.
@@ -25,29 +24,22 @@ def _send_sentinel(app):
 
 
 def test_cross_origin_iframe_forgery_is_not_forwarded(
-    native_app, customer_backend, injection_point
+    native_app, customer_backend, frame_server, injection_point
 ):
     user = customer_backend.new_user("iframe")
     # The widget's CSP would keep the frame out altogether; the bridge must hold without it.
-    app = native_app(injection_point, user=user, bypass_csp=True)
+    app = native_app(injection_point, user=user, frames_from=frame_server.origin)
     app.widget.expect_signed_in(user.username)
-    app.context.route(
-        f"{HOSTILE_ORIGIN}/**",
-        lambda route: route.fulfill(status=200, content_type="text/html", body=_HOSTILE_PAGE),
-    )
-    app.page.evaluate("""() => {
+    url = frame_server.serve("/forge.html", _HOSTILE_PAGE)
+    app.evaluate("""() => {
         window.__gcHarnessSeen = [];
         window.addEventListener('message', (e) => window.__gcHarnessSeen.push(e.origin));
     }""")
 
-    app.page.evaluate(f"""() => {{
-        const frame = document.createElement('iframe');
-        frame.src = {json.dumps(HOSTILE_ORIGIN + "/frame.html")};
-        document.body.appendChild(frame);
-    }}""")
+    app.add_frame(url)
     # The forged messages did reach the widget's window...
-    app.page.wait_for_function(
-        f"window.__gcHarnessSeen.filter((o) => o === {json.dumps(HOSTILE_ORIGIN)}).length >= 2"
+    app.wait_for_function(
+        f"window.__gcHarnessSeen.filter((o) => o === {json.dumps(frame_server.origin)}).length >= 2"
     )
     _send_sentinel(app)
 
@@ -103,15 +95,16 @@ def test_double_injection_forwards_once(native_app, customer_backend, injection_
     assert len(app.events("gc-loaded")) <= 1
     if injection_point != "page-finished":
         assert len(app.events("gc-ready")) == 1
-    assert app.page.evaluate("typeof window.gcSsoLogin") == "function"
+    assert app.evaluate("typeof window.gcSsoLogin", world="bridge") == "function"
     app.finish()
 
 
 def test_injections_post_to_the_own_origin_only(native_app, customer_backend, injection_point):
     app = native_app(injection_point, user=None)
     app.widget.expect_loaded()
-    # Spy on the target origin of every window.postMessage from now on.
-    app.page.evaluate("""() => {
+    # Spy on the target origin of every window.postMessage the bridge makes from now on.
+    app.evaluate(
+        """() => {
         window.__gcHarnessTargets = [];
         const post = window.postMessage;
         window.postMessage = function (message, target, ...rest) {
@@ -119,15 +112,17 @@ def test_injections_post_to_the_own_origin_only(native_app, customer_backend, in
             window.__gcHarnessTargets.push(seen);
             return post.call(this, message, target, ...rest);
         };
-    }""")
+    }""",
+        world="bridge",
+    )
     user = customer_backend.new_user("origin")
     app.app_login(user)
     app.widget.expect_signed_in(user.username)
     app.app_logout()
     app.widget.expect_signed_out()
 
-    origin = app.page.evaluate("location.origin")
-    targets = app.page.evaluate("window.__gcHarnessTargets")
+    origin = app.evaluate("location.origin")
+    targets = app.evaluate("window.__gcHarnessTargets", world="bridge")
     assert targets, "gcSsoLogin / gcSsoLogout posted nothing"
     assert set(targets) == {origin}, f"messages posted to {targets}, not only to {origin}"
     app.finish()

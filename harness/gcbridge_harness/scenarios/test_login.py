@@ -81,10 +81,9 @@ def test_sso_auth_reinjection(native_app, customer_backend, service, injection_p
     assert [i.trigger for i in app.injected] == ["gc-sso-auth"]
 
     # The draft survived; posting again now works, as the SSO user.
-    app.widget.page.get_by_test_id("post").click()
+    app.widget.click_post()
     app.widget.expect_signed_in(user.username)
-    item = app.widget.comment("Hello from a guest")
-    item.wait_for()
+    app.widget.wait_for_comment("Hello from a guest")
     comments = service.comments(app.uid)
     assert [(c["content"], c["author"]["external_id"]) for c in comments] == [
         ("Hello from a guest", user.id)

@@ -33,6 +33,7 @@ from gcbridge.emulator.comments import threadload
 from gcbridge.emulator.datadir import secure_data_dir
 from gcbridge.emulator.db import Database
 from gcbridge.emulator.errors import ApiError
+from gcbridge.emulator.requestlog import RecordRequests, RequestLog
 from gcbridge.emulator.settings import Settings
 from gcbridge.emulator.state import EmulatorState, state_of
 from gcbridge.emulator.webhooks import routes as webhook_routes
@@ -122,6 +123,10 @@ def create_app(
     app.include_router(webhook_routes.router)
     widget.mount(app)
     dashboard.mount(app)
+    if settings.request_log:
+        app.state.request_log = RequestLog()
+        app.add_middleware(RecordRequests, log=app.state.request_log)
+    # Outermost: an oversized body is refused before anything (the request log too) reads it.
     app.add_middleware(BodyLimit)
     return app
 

@@ -52,6 +52,7 @@ class Settings:
     session_max_age: int = 30 * 24 * 3600
     sso_max_age: int = 300
     sso_leeway: int = 30
+    request_log: bool = False  # record every request (tests only: see requestlog.py)
     generated_site: Site | None = field(default=None, repr=False)
 
     @property

@@ -61,6 +61,11 @@ class RunningEmulator:
         return first
 
     @property
+    def request_log(self) -> Any:
+        """The :class:`~gcbridge.emulator.requestlog.RequestLog` (``request_log=True``), or None."""
+        return getattr(self.app.state, "request_log", None)
+
+    @property
     def state(self) -> Any:
         """The app's :class:`~gcbridge.emulator.app.EmulatorState`."""
         return self.app.state.emulator

@@ -3,15 +3,20 @@ import WebKit
 
 /// The hosted comment widget in a WKWebView, with gc-bridge bridge.js and the SSO loop.
 ///
-/// App -> Web (injection): bridge.js as a `WKUserScript` at `.atDocumentEnd`, main frame only;
-/// `window.gcSsoLogin(ssoData)` / `window.gcSsoLogout()` through `evaluateJavaScript`.
+/// App -> Web (injection): bridge.js as a `WKUserScript` at `.atDocumentEnd`, main frame only,
+/// in the `.defaultClient` content world (iOS 14+): the page's own scripts can neither see the
+/// bridge's `window.webkit` nor replace it. `window.gcSsoLogin(ssoData)` /
+/// `window.gcSsoLogout()` are evaluated in that same world (`evaluateJavaScript(_:in:in:)`).
 /// Web -> App (messages): bridge.js calls `window.webkit.messageHandlers.gcBridge.postMessage`;
-/// this controller, the `gcBridge` `WKScriptMessageHandler`, accepts only the main frame of the
-/// widget's origin and acts on the event's `name`.
+/// the handler exists in `.defaultClient` only, so no page script and no frame's page world can
+/// post to it. This controller, the `gcBridge` `WKScriptMessageHandler`, still accepts only the
+/// main frame of the widget's origin (defence in depth) and acts on the event's `name`.
 @MainActor
 public final class GcCommentsViewController: UIViewController, WKScriptMessageHandler, WKNavigationDelegate {
     /// Name of the script message handler; bridge.js looks for exactly this one.
     public static let handlerName = "gcBridge"
+    /// The content world of bridge.js, its message handler and every evaluation of the kit.
+    static let bridgeWorld = WKContentWorld.defaultClient
     /// bridge.js forwards at most 64 KiB; anything larger is not from it.
     static let maxMessageLength = GcSsoCoordinator.maxMessageLength
 
@@ -71,10 +76,12 @@ public final class GcCommentsViewController: UIViewController, WKScriptMessageHa
         contentController.addUserScript(WKUserScript(
             source: bridgeSource,
             injectionTime: .atDocumentEnd,
-            forMainFrameOnly: true
+            forMainFrameOnly: true,
+            in: Self.bridgeWorld
         ))
-        // A weak proxy: WKUserContentController retains its handlers strongly.
-        contentController.add(WeakScriptMessageHandler(self), name: Self.handlerName)
+        // A weak proxy: WKUserContentController retains its handlers strongly. Registered in
+        // the bridge's world only: the page world of no frame gets window.webkit.messageHandlers.gcBridge.
+        contentController.add(WeakScriptMessageHandler(self), contentWorld: Self.bridgeWorld, name: Self.handlerName)
         configuration.userContentController = contentController
         let webView = WKWebView(frame: .zero, configuration: configuration)
         webView.navigationDelegate = self
@@ -170,14 +177,14 @@ public final class GcCommentsViewController: UIViewController, WKScriptMessageHa
         }
     }
 
-    /// Evaluates `script` only while the main frame shows the widget's origin, so that
-    /// ssoData never reaches another page.
+    /// Evaluates `script` in the bridge's world (where `gcSsoLogin` lives), only while the main
+    /// frame shows the widget's origin, so that ssoData never reaches another page.
     private func evaluateOnWidget(_ script: String) {
         guard let url = webView?.url, Origin(url: url) == widgetOrigin else {
             return
         }
-        webView.evaluateJavaScript(script) { [weak self] _, error in
-            if let error {
+        webView.evaluateJavaScript(script, in: nil, in: Self.bridgeWorld) { [weak self] result in
+            if case .failure(let error) = result {
                 self?.onError?(error)
             }
         }

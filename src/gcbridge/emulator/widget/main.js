@@ -9,8 +9,8 @@
  *
  * Which events a bridge sees depends on when it is installed:
  *   document-start (React Native injectedJavaScriptBeforeContentLoaded): all of them;
- *   document-end (iOS WKUserScript atDocumentEnd, installed at DOMContentLoaded, before
- *     gc-ready is posted because this module posts it from its own, later, listener): all;
+ *   document-end (iOS WKUserScript atDocumentEnd, run after the DOMContentLoaded listeners,
+ *     this module's among them; gc-ready, posted from that listener, is dispatched later): all;
  *   page-finished (Android onPageFinished, pywebview): never gc-ready, gc-loaded only when
  *     the comments arrive after the load event; such apps log in at page finished too.
  *
@@ -67,8 +67,8 @@ loadComments();
 // gc-ready goes out from a DOMContentLoaded listener (a module script is
 // deferred: it runs once the document is parsed, and DOMContentLoaded is still
 // to come, as it was for the classic deferred script before): a bridge
-// installed at document end, by a listener registered before ours, is in
-// place by then.
+// installed at document end runs after this listener, but before the message
+// is dispatched.
 if (domContentLoadedFired()) {
   wire();
 } else {

@@ -1,0 +1,207 @@
+"""The emulator's own request log and test hooks (``Settings.request_log``; off by default).
+
+A browser engine that cannot intercept requests (WebKitGTK) leaves the
+checking to the server: with ``request_log=True`` the app records every request
+it serves (method, URL, the headers a leak would travel in, the body) with the
+answer's status and, for JSON answers, their ``error`` code; and it offers two
+hooks a harness needs:
+
+- :meth:`RequestLog.hold`: keep answers matching a predicate waiting until
+  released (the comments answer arriving after the page finished loading);
+- :meth:`RequestLog.allow_frames`: add an origin to the widget page's
+  ``frame-src`` (a hostile frame inside the widget, for a test).
+
+Everything stays in memory; the log holds bearer tokens and ssoData, so it is
+for tests on loopback only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ["LoggedRequest", "RequestLog", "RecordRequests", "Hold"]
+
+_HEADERS = ("referer", "cookie", "origin", "user-agent", "authorization")
+_BODY_LIMIT = 256 * 1024
+_HOLD_LIMIT = 30.0
+
+
+@dataclass
+class LoggedRequest:
+    """One request the emulator served (``done`` once its answer was sent)."""
+
+    method: str
+    url: str
+    path: str
+    headers: dict[str, str]
+    body: str = ""
+    status: int | None = None
+    error: str | None = None
+    done: bool = False
+    at: float = field(default_factory=time.monotonic)
+
+
+@dataclass
+class Hold:
+    """Answers held until :meth:`release` (or 30 s, so that a test cannot hang the server)."""
+
+    matches: Callable[[LoggedRequest], bool]
+    _released: threading.Event = field(default_factory=threading.Event)
+
+    def release(self) -> None:
+        """Let the held requests (and later ones) through."""
+        self._released.set()
+
+    @property
+    def released(self) -> bool:
+        """Whether :meth:`release` was called."""
+        return self._released.is_set()
+
+
+class RequestLog:
+    """What :class:`RecordRequests` saw, and the hooks it obeys; see the module docstring."""
+
+    def __init__(self) -> None:
+        self.entries: list[LoggedRequest] = []
+        self.holds: list[Hold] = []
+        self.frame_origins: list[str] = []
+        self._lock = threading.Lock()
+
+    # ---- reading -------------------------------------------------------------------
+
+    def matching(self, predicate: Callable[[LoggedRequest], bool]) -> list[LoggedRequest]:
+        """The entries for which ``predicate`` holds, oldest first."""
+        with self._lock:
+            return [entry for entry in self.entries if predicate(entry)]
+
+    # ---- hooks ---------------------------------------------------------------------
+
+    def hold(self, matches: Callable[[LoggedRequest], bool]) -> Hold:
+        """Hold matching requests until the returned :class:`Hold` is released."""
+        gate = Hold(matches)
+        with self._lock:
+            self.holds.append(gate)
+        return gate
+
+    @contextmanager
+    def allow_frames(self, origin: str) -> Iterator[None]:
+        """While inside, the widget page may frame ``origin`` (its CSP gets a ``frame-src``)."""
+        with self._lock:
+            self.frame_origins.append(origin)
+        try:
+            yield
+        finally:
+            with self._lock:
+                self.frame_origins.remove(origin)
+
+    def _holds_for(self, entry: LoggedRequest) -> list[Hold]:
+        with self._lock:
+            self.entries.append(entry)
+            return [gate for gate in self.holds if not gate.released and gate.matches(entry)]
+
+
+class RecordRequests:
+    """ASGI middleware: every HTTP request into ``log`` (a :class:`RequestLog`)."""
+
+    def __init__(self, app: Any, log: RequestLog) -> None:
+        self.app = app
+        self.log = log
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        chunks: list[bytes] = []
+        more = True
+        while more:
+            message = await receive()
+            chunks.append(message.get("body", b""))
+            more = bool(message.get("more_body"))
+        body = b"".join(chunks)
+        entry = _entry(scope, body)
+        for gate in self.log._holds_for(entry):
+            deadline = time.monotonic() + _HOLD_LIMIT
+            while not gate.released and time.monotonic() < deadline:
+                await asyncio.sleep(0.01)
+
+        replayed = False
+
+        async def replay() -> dict[str, Any]:
+            nonlocal replayed
+            if replayed:
+                message: dict[str, Any] = await receive()
+                return message
+            replayed = True
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        answer: list[bytes] = []
+
+        async def watch(message: dict[str, Any]) -> None:
+            if message["type"] == "http.response.start":
+                entry.status = int(message["status"])
+                message = self._with_frames(entry, message)
+            elif message["type"] == "http.response.body":
+                if sum(map(len, answer)) < _BODY_LIMIT:
+                    answer.append(message.get("body", b""))
+                if not message.get("more_body"):
+                    # Done before the client has the last byte: whoever saw the answer sees it here.
+                    entry.error = _error_code(b"".join(answer))
+                    entry.done = True
+            await send(message)
+
+        try:
+            await self.app(scope, replay, watch)
+        finally:
+            if not entry.done:
+                entry.error = _error_code(b"".join(answer))
+                entry.status = entry.status or 500
+                entry.done = True
+
+    def _with_frames(self, entry: LoggedRequest, message: dict[str, Any]) -> dict[str, Any]:
+        origins = list(self.log.frame_origins)
+        if not origins or not entry.path.startswith("/widget/"):
+            return message
+        sources = " ".join(origins)
+        headers = []
+        for name, value in message.get("headers", []):
+            if name.lower() == b"content-security-policy":
+                value = value + f"; frame-src {sources}".encode()
+            headers.append((name, value))
+        return {**message, "headers": headers}
+
+
+def _entry(scope: dict[str, Any], body: bytes) -> LoggedRequest:
+    headers: dict[str, str] = {}
+    host = "{}:{}".format(*(scope.get("server") or ("", "")))
+    for raw_name, raw_value in scope.get("headers", []):
+        name = raw_name.decode("latin-1").lower()
+        if name in _HEADERS:
+            headers[name] = raw_value.decode("latin-1")
+        elif name == "host":
+            host = raw_value.decode("latin-1")
+    query = scope.get("query_string", b"").decode("latin-1")
+    path = scope.get("path", "")
+    url = f"{scope.get('scheme', 'http')}://{host}{path}" + (f"?{query}" if query else "")
+    return LoggedRequest(
+        method=scope.get("method", "GET"),
+        url=url,
+        path=path,
+        headers=headers,
+        body=body[:_BODY_LIMIT].decode("utf-8", "replace"),
+    )
+
+
+def _error_code(body: bytes) -> str | None:
+    try:
+        data = json.loads(body)
+    except ValueError:
+        return None
+    error = data.get("error") if isinstance(data, dict) else None
+    return error if isinstance(error, str) else None

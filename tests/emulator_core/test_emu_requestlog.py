@@ -1,0 +1,61 @@
+"""The opt-in request log: what it records, holding answers, widening the widget's CSP."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import httpx
+
+from gcbridge.emulator.testing import running_emulator
+
+
+def test_off_by_default(tmp_path):
+    with running_emulator(tmp_path) as emu:
+        assert emu.request_log is None
+        assert httpx.get(emu.url + "/healthz").status_code == 200
+
+
+def test_records_requests_with_bodies_headers_status_and_error(tmp_path):
+    with running_emulator(tmp_path, request_log=True) as emu:
+        httpx.post(
+            emu.url + "/api/pub/sso/login",
+            json={"api_public_key": "pk_nobody", "ssoData": "x y 1"},
+            headers={"Referer": "https://app.example/", "User-Agent": "test-agent/1"},
+        )
+        (entry,) = emu.request_log.matching(lambda e: e.path == "/api/pub/sso/login")
+        assert entry.method == "POST" and entry.url.startswith(emu.url)
+        assert '"ssoData": "x y 1"' in entry.body or '"ssoData":"x y 1"' in entry.body
+        assert entry.headers["referer"] == "https://app.example/"
+        assert entry.headers["user-agent"] == "test-agent/1"
+        assert (entry.status, entry.error, entry.done) == (403, "unknown_public_key", True)
+
+
+def test_hold_keeps_matching_answers_until_released(tmp_path):
+    with running_emulator(tmp_path, request_log=True) as emu:
+        gate = emu.request_log.hold(lambda e: e.path == "/healthz")
+        answers: list[int] = []
+        worker = threading.Thread(
+            target=lambda: answers.append(httpx.get(emu.url + "/healthz").status_code)
+        )
+        worker.start()
+        deadline = time.monotonic() + 5
+        while not emu.request_log.matching(lambda e: e.path == "/healthz"):
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        assert answers == []  # arrived, not answered
+        (entry,) = emu.request_log.matching(lambda e: e.path == "/healthz")
+        assert not entry.done
+        gate.release()
+        worker.join(5)
+        assert answers == [200]
+
+
+def test_allow_frames_widens_the_widget_csp_while_inside(tmp_path):
+    with running_emulator(tmp_path, request_log=True) as emu:
+        with emu.request_log.allow_frames("http://127.0.0.1:9"):
+            inside = httpx.get(emu.url + "/widget/").headers["content-security-policy"]
+            api = httpx.get(emu.url + "/healthz").headers.get("content-security-policy", "")
+        after = httpx.get(emu.url + "/widget/").headers["content-security-policy"]
+    assert inside.endswith("; frame-src http://127.0.0.1:9")
+    assert "frame-src" not in api and "frame-src" not in after
