@@ -21,6 +21,8 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote, quote_plus, urlsplit
 
+from gcbridge_harness.timeline import mask
+
 __all__ = ["SsoLeakChecker", "SsoLeak", "needles_for"]
 
 LOGIN_PATH = "/api/pub/sso/login"
@@ -139,7 +141,9 @@ class SsoLeakChecker:
                 hit = next((n for n in needles if n in text), None)
                 if hit is not None:
                     at = text.index(hit)
-                    found.append(SsoLeak(where, text[max(0, at - 40) : at + len(hit) + 40]))
+                    excerpt = text[max(0, at - 40) : at + len(hit) + 40]
+                    # The failure message must not print the ssoData either.
+                    found.append(SsoLeak(where, excerpt.replace(hit, mask(hit))))
         return found
 
     def check(self, context: Any | None = None) -> None:

@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 from urllib.parse import quote, urlsplit
 
+from gcbridge_harness import observe
 from gcbridge_harness.backend import AppUser, CustomerBackend
 from gcbridge_harness.decisions import (
     DEFAULT_TRIGGERS,
@@ -150,6 +151,7 @@ class NativeApp(AppDecisions, ChromiumDriver):
         context.on("requestfailed", self._on_request_done)
         context.on("response", self._on_response)
         context.expose_binding(BINDING, self._on_native)
+        observe.attach(self)  # probe, page errors, trace: the failure timeline and report
         context.add_init_script(shim_script(self.platform))
         if not self.dom_storage:
             context.add_init_script(NO_DOM_STORAGE_SCRIPT)
@@ -178,6 +180,7 @@ class NativeApp(AppDecisions, ChromiumDriver):
         gc_url = self.service.thread_load(
             uid=self.uid, url=self.thread_url, page_title=self.page_title
         )
+        self.timeline.add("thread-load", f"uid {self.uid}: gc_url issued")
         self.url = gc_url + (
             f"&api_public_key={quote(self.api_public_key, safe='')}" if self.api_public_key else ""
         )
@@ -247,6 +250,7 @@ class NativeApp(AppDecisions, ChromiumDriver):
         """Close the WebView without checks."""
         self._finished = True
         if self.context is not None:
+            observe.before_close(self)  # the report's screenshot and trace
             # The browser may already be gone at the end of the session.
             with contextlib.suppress(Exception):
                 self.context.close()

@@ -29,6 +29,9 @@ from gcbridge.browser import BrowserNotFound, find_chromium
 
 _CALL_PASSED = pytest.StashKey[bool]()
 
+# Timelines and diagnoses in failures, stable ids, usage errors, --gc-report.
+pytest_plugins = ["gcbridge_harness.reporting"]
+
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("gcbridge", "gc-bridge harness")
@@ -68,8 +71,8 @@ def browser_type_launch_args(
     """Point Playwright at a discovered Chromium (it cannot always download its own)."""
     try:
         path = find_chromium(pytestconfig.getoption("gc_browser"))
-    except BrowserNotFound as exc:
-        pytest.skip(str(exc))
+    except BrowserNotFound as exc:  # a browser asked for and missing is never a skip
+        pytest.exit(f"chromium: {exc}", returncode=pytest.ExitCode.USAGE_ERROR)
     return {**browser_type_launch_args, "executable_path": path}
 
 
@@ -153,8 +156,10 @@ def native_app(
     """
     from gcbridge_harness.native_app import NativeApp
     from gcbridge_harness.platforms import InjectionPoint
+    from gcbridge_harness.reporting import APPS
 
     apps: list[NativeApp] = []
+    request.node.stash[APPS] = apps  # the reporting plugin's timelines and artifacts
 
     def launch(injection_point: InjectionPoint, **options: Any) -> NativeApp:
         app = NativeApp(
