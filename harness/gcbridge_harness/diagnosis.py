@@ -90,14 +90,17 @@ def _forged(app: Any, timeline: Timeline, failure: str) -> list[str]:
 
 
 def _star_target(app: Any, timeline: Timeline, failure: str) -> list[str]:
-    for entry in timeline.find("bridge posted"):
-        if " to * " in entry.detail + " " or entry.detail.rstrip().endswith(" to *"):
-            what = _name(entry)
-            return [
-                f"your bridge posted {what} with targetOrigin '*' at {_t(entry)}: "
-                "any frame could read the ssoData; post to location.origin"
-            ]
-    return []
+    posts = [e for e in timeline.find("bridge posted") if re.search(r" to \*(,|$)", e.detail)]
+    posts.sort(key=lambda e: "sso-login" not in e.detail)
+    if not posts:
+        return []
+    entry = posts[0]
+    what = _name(entry)
+    risk = "any frame could read the ssoData" if what == "sso-login" else "any frame could read it"
+    return [
+        f"your bridge posted {what} with targetOrigin '*' at {_t(entry)}: {risk}; "
+        "post to location.origin"
+    ]
 
 
 def _page_errors(app: Any, timeline: Timeline, failure: str) -> list[str]:
@@ -125,33 +128,45 @@ def _transport(app: Any, timeline: Timeline, failure: str) -> list[str]:
     return []
 
 
-def _forwarding(app: Any, timeline: Timeline, failure: str) -> list[str]:
-    """Widget events that never reached the app, or reached it more than once."""
+def _emitted_since_install(app: Any, timeline: Timeline) -> list[TimelineEntry]:
     since = _installed_at(app, timeline)
-    emitted = [
+    return [
         e for e in timeline.find("widget emitted") if e.at >= since and "oversized" not in e.detail
     ]
-    if not emitted:
-        return []
+
+
+def _duplicates(app: Any, timeline: Timeline, failure: str) -> list[str]:
+    """Widget events that reached the app more than once."""
     received = Counter(m.get("name") for m in getattr(app, "messages", []))
-    sent = Counter(_name(e) for e in emitted)
+    sent = Counter(_name(e) for e in _emitted_since_install(app, timeline))
     lines = []
     for name, count in sent.items():
-        first = next(e for e in emitted if _name(e) == name)
-        if received[name] == 0:
-            transport = TRANSPORTS.get(getattr(app, "platform", ""), "its transport")
-            how = (
-                f"your bridge did not forward it through {transport}"
-                if not received
-                else "your bridge did not forward it"
-            )
-            lines.append(f"the widget sent {name} at {_t(first)}; the app never received it: {how}")
-        elif received[name] > count:
+        if received[name] > count:
+            times = "once" if count == 1 else f"{count} times"
             lines.append(
-                f"the widget sent {name} {count} time(s); the app received it {received[name]} "
-                "times: your bridge forwards each event more than once (installed twice? "
-                "a second injection must change nothing)"
+                f"the widget sent {name} {times}; the app received it {received[name]} times: "
+                "your bridge forwards each event more than once (installed twice? a second "
+                "injection must change nothing)"
             )
+    return lines[:1]
+
+
+def _dropped(app: Any, timeline: Timeline, failure: str) -> list[str]:
+    """Widget events that never reached the app."""
+    emitted = _emitted_since_install(app, timeline)
+    received = Counter(m.get("name") for m in getattr(app, "messages", []))
+    lines = []
+    for name in dict.fromkeys(_name(e) for e in emitted):
+        if received[name]:
+            continue
+        first = next(e for e in emitted if _name(e) == name)
+        transport = TRANSPORTS.get(getattr(app, "platform", ""), "its transport")
+        how = (
+            f"your bridge did not forward it through {transport}"
+            if not received
+            else "your bridge did not forward it"
+        )
+        lines.append(f"the widget sent {name} at {_t(first)}; the app never received it: {how}")
     return lines[:2]
 
 
@@ -207,7 +222,7 @@ def _refused(app: Any, timeline: Timeline, failure: str) -> list[str]:
 
 
 def _silence(app: Any, timeline: Timeline, failure: str) -> list[str]:
-    if getattr(app, "received", None) or not timeline.entries:
+    if getattr(app, "received", None) or not _emitted_since_install(app, timeline):
         return []
     transport = TRANSPORTS.get(getattr(app, "platform", ""), "the platform's transport")
     return [
@@ -219,23 +234,41 @@ def _silence(app: Any, timeline: Timeline, failure: str) -> list[str]:
 _PATTERNS: tuple[Callable[[Any, Timeline, str], list[str]], ...] = (
     _leaks,
     _forged,
-    _star_target,
+    _duplicates,
     _page_errors,
     _transport,
+    _star_target,
     _too_early,
     _injections,
-    _forwarding,
+    _dropped,
     _refused,
     _silence,
 )
+
+# A pattern whose words appear in the assertion itself goes first.
+_WORDS: dict[Callable[[Any, Timeline, str], list[str]], tuple[str, ...]] = {
+    _star_target: ("'*'", "targetOrigin", "posted to"),
+    _page_errors: ("page_errors", "uncaught errors"),
+    _transport: ("transport",),
+    _refused: ("signed-in",),
+}
+
+
+def _assertion(failure: str) -> str:
+    """The ``E`` lines of a pytest failure (the assertion and its message), else all of it."""
+    lines = [line[1:] for line in failure.splitlines() if line.startswith("E ")]
+    return "\n".join(lines) or failure
 
 
 def diagnose(app: Any, failure: str = "") -> list[str]:
     """Diagnosis lines for the launch ``app`` given the failure's text (most specific first)."""
     timeline: Timeline = app.timeline
-    lines: list[str] = []
+    assertion = _assertion(failure)
+    first: list[str] = []
+    rest: list[str] = []
     for pattern in _PATTERNS:
+        hit = any(word in assertion for word in _WORDS.get(pattern, ()))
         for line in pattern(app, timeline, failure):
-            if line not in lines:
-                lines.append(line)
-    return lines
+            if line not in first and line not in rest:
+                (first if hit else rest).append(line)
+    return first + rest

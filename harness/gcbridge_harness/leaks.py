@@ -75,8 +75,9 @@ class SsoLeakChecker:
     """Collects what a browser context sends and keeps; :meth:`check` lists leaks of ssoData."""
 
     login_origin: str
-    sso_data: list[str] = field(default_factory=list)
-    _seen: list[tuple[str, str]] = field(default_factory=list)
+    # repr=False: a traceback shows this object's repr, and must not show ssoData.
+    sso_data: list[str] = field(default_factory=list, repr=False)
+    _seen: list[tuple[str, str]] = field(default_factory=list, repr=False)
 
     def watch(self, context: Any) -> None:
         """Record the requests of ``context`` and the navigations and console of its pages."""
