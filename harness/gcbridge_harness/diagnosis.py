@@ -250,7 +250,6 @@ _WORDS: dict[Callable[[Any, Timeline, str], list[str]], tuple[str, ...]] = {
     _star_target: ("'*'", "targetOrigin", "posted to"),
     _page_errors: ("page_errors", "uncaught errors"),
     _transport: ("transport",),
-    _refused: ("signed-in",),
 }
 
 
