@@ -25,8 +25,6 @@ from typing import Any
 
 import pytest
 
-from gcbridge.browser import BrowserNotFound, find_chromium
-
 _CALL_PASSED = pytest.StashKey[bool]()
 
 # Timelines and diagnoses in failures, stable ids, usage errors, --gc-report.
@@ -54,6 +52,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def pytest_configure(config: pytest.Config) -> None:
     # The shipped scenarios run in app teams' projects too, under --strict-markers.
     config.addinivalue_line("markers", "browser: needs a Chromium (Playwright)")
+    # Registered now, after every entry-point plugin, so that its browser_type_launch_args
+    # overrides pytest-playwright's whatever order the plugins were installed in.
+    config.pluginmanager.import_plugin("gcbridge_harness.launch_args")
 
 
 @pytest.hookimpl(wrapper=True)
@@ -62,18 +63,6 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     if report.when == "call":
         item.stash[_CALL_PASSED] = report.passed
     return report
-
-
-@pytest.fixture(scope="session")
-def browser_type_launch_args(
-    browser_type_launch_args: dict[str, Any], pytestconfig: pytest.Config
-) -> dict[str, Any]:
-    """Point Playwright at a discovered Chromium (it cannot always download its own)."""
-    try:
-        path = find_chromium(pytestconfig.getoption("gc_browser"))
-    except BrowserNotFound as exc:  # a browser asked for and missing is never a skip
-        pytest.exit(f"chromium: {exc}", returncode=pytest.ExitCode.USAGE_ERROR)
-    return {**browser_type_launch_args, "executable_path": path}
 
 
 @pytest.fixture(params=["document-start", "document-end", "page-finished"])

@@ -92,8 +92,25 @@ def pytest_configure(config: pytest.Config) -> None:
         config.stash[_REPORT_DIR] = directory
         (directory / "artifacts").mkdir(parents=True, exist_ok=True)
     observe.configure(artifacts=bool(report_dir), trace=bool(report_dir))
+    _show_ids_as_they_are(config)
     if not hasattr(config, "workerinput"):
         config.pluginmanager.register(_Recorder(config), "gcbridge-harness-recorder")
+
+
+def _show_ids_as_they_are(config: pytest.Config) -> None:
+    """Print a shipped scenario's id as is, not relative to the current directory.
+
+    ``--gc-bridge PATH`` (two words) makes pytest take PATH for a place to look
+    for its rootdir; the id would then be shown as ``../../that/dir/gcbridge_harness/...``.
+    """
+    relative = config.cwd_relative_nodeid
+
+    def cwd_relative_nodeid(nodeid: Any) -> Any:
+        if str(nodeid).startswith("gcbridge_harness/"):
+            return nodeid
+        return relative(nodeid)
+
+    config.cwd_relative_nodeid = cwd_relative_nodeid  # type: ignore[method-assign]
 
 
 def _is_harness(item: pytest.Item) -> bool:
@@ -186,12 +203,28 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
             _annotate(report, text, found)
     if report.skipped:
         item.stash[_SKIPPED] = True
+    if report.when == "setup" and report.failed and "BrowserType.launch" in report.longreprtext:
+        _browser_cannot_launch(item, report)
     if report.when == "teardown":
         row = _row(item, apps, failed)
         if item.stash.get(_SKIPPED, False) and not failed:
             row["outcome"] = "skipped"
         report.gc_scenario = row  # type: ignore[attr-defined]
     return report
+
+
+def _browser_cannot_launch(item: pytest.Item, report: pytest.TestReport) -> None:
+    """Stop the run with one line: the browser was found but does not start."""
+    from gcbridge.browser import install_hint
+
+    _, engine, _ = scenario_params(item)
+    error = next(
+        (line for line in report.longreprtext.splitlines() if "BrowserType.launch" in line), ""
+    )
+    error = error.split("BrowserType.launch:", 1)[-1].strip()[:200]
+    item.session.shouldstop = (
+        f"{engine} cannot launch ({error}); install: {install_hint()}, or pass --gc-browser PATH"
+    )
 
 
 def _row(item: pytest.Item, apps: list[Any], failed: list[str]) -> dict[str, Any]:

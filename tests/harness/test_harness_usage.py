@@ -96,3 +96,11 @@ def test_ids_do_not_depend_on_where_the_bridge_lives(pytester: pytest.Pytester) 
     assert len(listings[0]) >= 50
     for nodeid in listings[0]:
         assert nodeid.startswith("gcbridge_harness/scenarios/test_"), nodeid
+
+
+@pytest.mark.browser
+def test_browser_that_cannot_launch_stops_the_run_with_one_line(pytester: pytest.Pytester) -> None:
+    result = _run(pytester, "--gc-browser=/bin/false", "-k", "login_on_ready")
+    assert result.ret == pytest.ExitCode.INTERRUPTED
+    result.stdout.fnmatch_lines(["*Interrupted: chromium cannot launch (*); install: *"])
+    assert "1 error" in result.stdout.str()  # the first scenario only, not the whole matrix
