@@ -104,3 +104,28 @@ def test_browser_that_cannot_launch_stops_the_run_with_one_line(pytester: pytest
     assert result.ret == pytest.ExitCode.INTERRUPTED
     result.stdout.fnmatch_lines(["*Interrupted: chromium cannot launch (*); install: *"])
     assert "1 error" in result.stdout.str()  # the first scenario only, not the whole matrix
+
+
+def test_cli_usage_errors_exit_4(tmp_path, capsys) -> None:
+    from gcbridge.cli import main
+
+    with pytest.raises(SystemExit) as missing_option:
+        main(["harness", "run"])
+    assert missing_option.value.code == 4
+    assert "--bridge" in capsys.readouterr().err
+
+    assert main(["harness", "run", "--bridge", str(tmp_path / "nosuch.js")]) == 4
+    assert capsys.readouterr().err.strip().endswith("nosuch.js: no such file")
+    assert main(["harness", "run", "--bridge", str(tmp_path)]) == 4
+    assert "a directory, not bridge.js" in capsys.readouterr().err
+
+
+def test_cli_help_names_every_option(capsys) -> None:
+    from gcbridge.cli import main
+
+    with pytest.raises(SystemExit) as done:
+        main(["harness", "run", "--help"])
+    assert done.value.code == 0
+    out = capsys.readouterr().out
+    for option in ("--bridge", "--engine", "--report", "-k", "-n", "--browser", "--junitxml"):
+        assert option in out
