@@ -232,7 +232,7 @@ def _row(item: pytest.Item, apps: list[Any], failed: list[str]) -> dict[str, Any
     directory = item.config.stash.get(_REPORT_DIR, None)
     shots: list[str] = []
     traces: list[str] = []
-    safe = re.sub(r"[^A-Za-z0-9_.-]+", "_", item.nodeid.split("::", 1)[-1])[:120]
+    safe = re.sub(r"[^A-Za-z0-9_.-]+", "_", item.nodeid.split("::", 1)[-1])[:120].strip("_")
     for number, app in enumerate(apps, 1):
         trace = getattr(app, "trace_path", None)
         if failed and directory is not None:

@@ -102,7 +102,8 @@ def test_each_broken_bridge_is_diagnosed(pytester: pytest.Pytester, mutant: str)
     )
 
     assert result.ret == 1, result.stdout.str()
-    cases = ET.parse(pytester.path / "junit.xml").getroot().iter("testcase")
+    cases = list(ET.parse(pytester.path / "junit.xml").getroot().iter("testcase"))
+    assert len(cases) == len(expected), "one JUnit case per run"
     failed = {}
     for case in cases:
         assert case.get("classname", "").startswith("gcbridge_harness.scenarios."), case.attrib
