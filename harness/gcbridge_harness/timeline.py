@@ -82,7 +82,12 @@ class TimelineEntry:
         return side_of(self.kind)
 
     def __str__(self) -> str:
-        return f"{self.at:7.3f} s  {self.side:<7} {self.kind:<22} {self.detail}".rstrip()
+        detail = self.detail
+        if self.kind == "login answered":
+            status, _, reason = detail.partition(" ")
+            verdict = "accepted" if status == "200" else f"refused: {reason or 'no reason'}"
+            detail = f"{status} {verdict}"
+        return f"{self.at:7.3f} s  {self.side:<7} {self.kind:<22} {detail}".rstrip()
 
 
 @dataclass

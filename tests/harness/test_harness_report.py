@@ -107,7 +107,7 @@ def test_report_shows_matrix_timelines_and_failure_artifacts(pytester: pytest.Py
         assert "conflict_resolved" in str(run["data-nodeid"])
         timeline = "".join(run["timelines"])  # type: ignore[arg-type]
         assert "widget emitted         gc-sso-conflict" in timeline
-        assert "service login answered         409 username_conflict" in timeline
+        assert "service login answered         409 refused: username_conflict" in timeline
         assert any("gc-sso-conflict" in d for d in run["diagnosis"])  # type: ignore[union-attr]
         (shot,) = run["images"]  # type: ignore[misc]
         assert _png_is_not_blank(report_dir / str(shot))

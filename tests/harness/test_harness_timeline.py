@@ -47,6 +47,7 @@ def test_entries_keep_time_order_and_show_their_side() -> None:
 
     lines = timeline.format().splitlines()
     assert [line.split()[2] for line in lines] == ["widget", "app", "service", "page"]
+    assert lines[2].endswith("login answered         401 refused: sso_expired")
     assert lines[0].startswith("  0.400 s  widget  widget emitted")
 
 
