@@ -131,6 +131,11 @@ def test_ci_recipe_runs_from_a_clean_directory(tmp_path: Path, wheel: Path, reci
     ).stdout
     assert str(tmp_path / "venv") in where and str(REPO) not in where
     assert "pass  login: login_on_ready  [chromium, document-end]" in outputs[-1]
+    matrix = [line.split() for line in outputs[-1].splitlines() if "chromium/" in line]
+    assert matrix == [
+        ["chromium/document-start", "chromium/document-end", "chromium/page-finished"]
+    ]
+    assert "login: login_on_ready  " in outputs[-1] and "3 passed, 0 failed" in outputs[-1]
     assert (work / "harness-report" / "index.html").is_file()
     cases = list(ET.parse(work / "harness-report" / "junit.xml").getroot().iter("testcase"))
     assert len(cases) == 3
