@@ -156,6 +156,7 @@ def _matrix(row: Row) -> None:
             higher_is_better=False,
         )
     )
+    _matrix_xdist(row, wall)
     params = sorted({p for v in per.values() for p in v})
     row.extra["matrix"] = {"wall_s": wall, "outcomes": dict(outcomes), "seconds": per}
     row.notes.append(
@@ -168,6 +169,41 @@ def _matrix(row: Row) -> None:
         cells = [f"{by_param[p]:.2f}" if p in by_param else "" for p in params]
         lines.append(f"| {test} | " + " | ".join(cells) + " |")
     row.extra.setdefault("tables", []).append("\n".join(lines))
+
+
+def _matrix_xdist(row: Row, serial: float) -> None:
+    """The same matrix under pytest-xdist ``-n 2`` (one worker per core here), against serial."""
+    import importlib.util
+
+    if importlib.util.find_spec("xdist") is None:
+        row.notes.append("Matrix under -n 2 not measured: pytest-xdist is not installed.")
+        return
+    cmd = [sys.executable, "-m", "pytest", "--pyargs", "gcbridge_harness.scenarios", "-q"]
+    t0 = time.perf_counter()
+    proc = subprocess.run(
+        [*cmd, "-p", "no:cacheprovider", "-n", "2"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    wall = time.perf_counter() - t0
+    tail = (proc.stdout.strip().splitlines() or ["no output"])[-1]
+    row.measures.append(
+        Measure(
+            "scenario matrix wall time, pytest -n 2",
+            "s",
+            wall,
+            serial,
+            "serial",
+            higher_is_better=False,
+            note=tail.strip("= "),
+        )
+    )
+    row.notes.append(
+        f"Matrix under pytest-xdist -n 2 (each worker its own emulator, backend and browser): "
+        f"{wall:.1f} s wall against {serial:.1f} s serial, exit {proc.returncode} ({tail.strip('= ')})."
+    )
 
 
 def run(quick: bool) -> Row:

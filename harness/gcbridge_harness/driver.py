@@ -12,6 +12,7 @@ import contextlib
 from typing import Any, ClassVar
 from urllib.parse import urlsplit
 
+from gcbridge_harness import observe
 from gcbridge_harness.decisions import LoginResponse
 from gcbridge_harness.leaks import LOGIN_PATH
 from gcbridge_harness.native_app import NativeApp, origin_of
@@ -49,6 +50,7 @@ class ChromiumApp(NativeApp):
         context.on("requestfailed", self._on_request_done)
         context.on("response", self._on_response)
         context.expose_binding(BINDING, self._on_binding)
+        observe.attach(self)  # probe, page errors, trace: the failure timeline and report
         context.add_init_script(shim_script(self.platform, late=self.late_transport))
         if not self.dom_storage:
             context.add_init_script(NO_DOM_STORAGE_SCRIPT)
@@ -151,6 +153,7 @@ class ChromiumApp(NativeApp):
 
     def _close_view(self) -> None:
         if self.context is not None:
+            observe.before_close(self)  # the report's screenshot and trace
             # The browser may already be gone at the end of the session.
             with contextlib.suppress(Exception):
                 self.context.close()

@@ -21,6 +21,8 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote, quote_plus, urlsplit
 
+from gcbridge_harness.timeline import mask
+
 __all__ = ["SsoLeakChecker", "SsoLeak", "needles_for", "PAGE_STATE_JS"]
 
 LOGIN_PATH = "/api/pub/sso/login"
@@ -73,8 +75,9 @@ class SsoLeakChecker:
     """Collects what a browser context sends and keeps; :meth:`check` lists leaks of ssoData."""
 
     login_origin: str
-    sso_data: list[str] = field(default_factory=list)
-    _seen: list[tuple[str, str]] = field(default_factory=list)
+    # repr=False: a traceback shows this object's repr, and must not show ssoData.
+    sso_data: list[str] = field(default_factory=list, repr=False)
+    _seen: list[tuple[str, str]] = field(default_factory=list, repr=False)
 
     def watch(self, context: Any) -> None:
         """Record the requests of ``context`` and the navigations and console of its pages."""
@@ -143,7 +146,9 @@ class SsoLeakChecker:
                 hit = next((n for n in needles if n in text), None)
                 if hit is not None:
                     at = text.index(hit)
-                    found.append(SsoLeak(where, text[max(0, at - 40) : at + len(hit) + 40]))
+                    excerpt = text[max(0, at - 40) : at + len(hit) + 40]
+                    # The failure message must not print the ssoData either.
+                    found.append(SsoLeak(where, excerpt.replace(hit, mask(hit))))
         return found
 
     def check(self, context: Any | None = None) -> None:

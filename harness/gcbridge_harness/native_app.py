@@ -201,6 +201,7 @@ class NativeApp(PageWaits, AppDecisions):
         gc_url = self.service.thread_load(
             uid=self.uid, url=self.thread_url, page_title=self.page_title
         )
+        self.timeline.add("thread-load", f"uid {self.uid}: gc_url issued")
         self.url = gc_url + (
             f"&api_public_key={quote(self.api_public_key, safe='')}" if self.api_public_key else ""
         )

@@ -31,12 +31,14 @@ from typing import Any
 
 import pytest
 
-from gcbridge.browser import BrowserNotFound, find_chromium
 from gcbridge_harness.engines import ENGINES, EngineStatus, engine_status
 
 _CALL_PASSED = pytest.StashKey[bool]()
 _ENGINES = pytest.StashKey[tuple[list[EngineStatus], bool]]()
 POINTS = ("document-start", "document-end", "page-finished")
+
+# Timelines and diagnoses in failures, stable ids, usage errors, --gc-report.
+pytest_plugins = ["gcbridge_harness.reporting"]
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -67,6 +69,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def pytest_configure(config: pytest.Config) -> None:
     # The shipped scenarios run in app teams' projects too, under --strict-markers.
     config.addinivalue_line("markers", "browser: needs a browser engine (Chromium or WebKit)")
+    # Registered now, after every entry-point plugin, so that its browser_type_launch_args
+    # overrides pytest-playwright's whatever order the plugins were installed in.
+    config.pluginmanager.import_plugin("gcbridge_harness.launch_args")
 
 
 def _engines(config: pytest.Config) -> tuple[list[EngineStatus], bool]:
@@ -125,18 +130,6 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     if report.when == "call":
         item.stash[_CALL_PASSED] = report.passed
     return report
-
-
-@pytest.fixture(scope="session")
-def browser_type_launch_args(
-    browser_type_launch_args: dict[str, Any], pytestconfig: pytest.Config
-) -> dict[str, Any]:
-    """Point Playwright at a discovered Chromium (it cannot always download its own)."""
-    try:
-        path = find_chromium(pytestconfig.getoption("gc_browser"))
-    except BrowserNotFound as exc:
-        pytest.skip(str(exc))
-    return {**browser_type_launch_args, "executable_path": path}
 
 
 @pytest.fixture
@@ -250,6 +243,7 @@ def native_app(
     """
     from gcbridge_harness.native_app import NativeApp
     from gcbridge_harness.platforms import InjectionPoint
+    from gcbridge_harness.reporting import APPS
 
     app_class: Any
     if engine == "webkit":
@@ -263,6 +257,7 @@ def native_app(
         app_class = ChromiumApp
         runtime = request.getfixturevalue("browser")
     apps: list[NativeApp] = []
+    request.node.stash[APPS] = apps  # the reporting plugin's timelines and artifacts
 
     def launch(injection_point: InjectionPoint, **options: Any) -> NativeApp:
         app = app_class(

@@ -8,6 +8,7 @@ CLI of a part lives beside nothing else::
     gcbridge webhooks   listen | sign | verify | trigger | calls | replay
     gcbridge emulator   [--host --port --data-dir --sites ...]
     gcbridge demo       [--headless --exit-after-flow --screenshot PATH]
+    gcbridge harness    run --bridge PATH [--engine E] [--report DIR] [-k EXPR] [-n N]
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     ),
     "emulator": ("gcbridge.cli.emulator_cmd", "run the local stand-in for the commenting service"),
     "demo": ("gcbridge.cli.demo_cmd", "run the whole loop: emulator, backend, app window"),
+    "harness": ("gcbridge.cli.harness_cmd", "run the harness scenarios against your bridge.js"),
 }
 
 

@@ -1,0 +1,273 @@
+"""Known ways a bridge fails, each turned into one line in an app team's words.
+
+:func:`diagnose` reads what one launch recorded (its :class:`~gcbridge_harness.timeline.Timeline`,
+the messages the app received, what it injected) and the failure's text, and
+returns the diagnosis lines whose pattern fits, most specific first, e.g.::
+
+    the widget sent gc-sso-conflict at 0.41 s; the app never received it:
+    your bridge did not forward it
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+from gcbridge_harness.timeline import Timeline, TimelineEntry
+
+__all__ = ["diagnose", "LOGIN_REASONS"]
+
+TRANSPORTS = {
+    "react-native": "window.ReactNativeWebView.postMessage",
+    "ios": "window.webkit.messageHandlers.gcBridge.postMessage",
+    "android": "window.GcBridgeAndroid.postMessage",
+}
+
+LOGIN_REASONS = {
+    "sso_expired": "the ssoData had expired: fetch it right before injecting it "
+    "(and check your backend's clock)",
+    "sso_invalid": "its signature did not match: sign with the site's SSO secret "
+    "and pass the ssoData on unchanged",
+    "unknown_public_key": "api_public_key in the widget URL is not the site's public key",
+    "username_conflict": "the username is taken: answer gc-sso-conflict with a corrected username",
+}
+
+_LEAK_PLACES = (
+    ("page href", "ssoData appeared in the page URL"),
+    ("history entry", "ssoData appeared in the navigation history"),
+    ("request URL", "ssoData was sent in a request URL"),
+    ("Referer", "ssoData was sent in a Referer header"),
+    ("Cookie", "ssoData was sent in a cookie"),
+    ("body of", "ssoData was sent in a request body other than the login call's"),
+    ("historyState", "ssoData was stored in history.state"),
+    ("localStorage", "ssoData was stored in localStorage"),
+    ("sessionStorage", "ssoData was stored in sessionStorage"),
+    ("console", "ssoData was printed to the console"),
+    ("storage state", "ssoData was kept in the WebView's storage"),
+)
+
+
+def _t(entry: TimelineEntry) -> str:
+    return f"{entry.at:.2f} s"
+
+
+def _name(entry: TimelineEntry) -> str:
+    return entry.detail.split(" ", 1)[0]
+
+
+def _installed_at(app: Any, timeline: Timeline) -> float:
+    """When bridge.js was in the page: page finished for Android, else from the start."""
+    if getattr(app, "injection_point", "") == "page-finished":
+        finished = timeline.find("page finished")
+        return finished[0].at if finished else 0.0
+    return 0.0
+
+
+def _leaks(app: Any, timeline: Timeline, failure: str) -> list[str]:
+    if "ssoData leaked" not in failure:
+        return []
+    for needle, words in _LEAK_PLACES:
+        if needle in failure:
+            return [f"{words}: your bridge must hand ssoData to the widget by postMessage only"]
+    return ["ssoData leaked outside the login call: your bridge must only postMessage it"]
+
+
+def _forged(app: Any, timeline: Timeline, failure: str) -> list[str]:
+    received = Counter(m.get("name") for m in getattr(app, "messages", []))
+    own = Counter(_name(e) for e in timeline.find("widget emitted"))
+    for entry in timeline.find("frame posted"):
+        name = _name(entry)
+        if received[name] > own[name]:
+            origin = entry.detail.split("origin ", 1)[-1].split(",")[0]
+            return [
+                f"a frame of {origin} posted {name} at {_t(entry)} and your bridge forwarded it "
+                "to the app: forward only messages whose event.source is window and "
+                "event.origin is location.origin"
+            ]
+    return []
+
+
+def _star_target(app: Any, timeline: Timeline, failure: str) -> list[str]:
+    posts = [e for e in timeline.find("bridge posted") if re.search(r" to \*(,|$)", e.detail)]
+    posts.sort(key=lambda e: "sso-login" not in e.detail)
+    if not posts:
+        return []
+    entry = posts[0]
+    what = _name(entry)
+    risk = "any frame could read the ssoData" if what == "sso-login" else "any frame could read it"
+    return [
+        f"your bridge posted {what} with targetOrigin '*' at {_t(entry)}: {risk}; "
+        "post to location.origin"
+    ]
+
+
+def _page_errors(app: Any, timeline: Timeline, failure: str) -> list[str]:
+    errors = timeline.find("page error")
+    if not errors:
+        return []
+    first = errors[0]
+    text = first.detail.splitlines()[0][:120]
+    if "JSON" in text or "SyntaxError" in text or "parse" in text.lower():
+        return [
+            f"your bridge threw {text!r} into the page at {_t(first)}: parse incoming messages "
+            "inside try/catch and drop what is not JSON"
+        ]
+    return [f"the page threw {text!r} at {_t(first)}"]
+
+
+def _transport(app: Any, timeline: Timeline, failure: str) -> list[str]:
+    for entry in timeline.find("transport violation"):
+        if "not a string" in entry.detail:
+            return [
+                f"your bridge passed a non-string to the native transport at {_t(entry)}: "
+                "send JSON.stringify(message)"
+            ]
+        return [f"your bridge misused the native transport at {_t(entry)}: {entry.detail[:100]}"]
+    return []
+
+
+def _emitted_since_install(app: Any, timeline: Timeline) -> list[TimelineEntry]:
+    since = _installed_at(app, timeline)
+    return [
+        e for e in timeline.find("widget emitted") if e.at >= since and "oversized" not in e.detail
+    ]
+
+
+def _duplicates(app: Any, timeline: Timeline, failure: str) -> list[str]:
+    """Widget events that reached the app more than once."""
+    received = Counter(m.get("name") for m in getattr(app, "messages", []))
+    sent = Counter(_name(e) for e in _emitted_since_install(app, timeline))
+    lines = []
+    for name, count in sent.items():
+        if received[name] > count:
+            times = "once" if count == 1 else f"{count} times"
+            lines.append(
+                f"the widget sent {name} {times}; the app received it {received[name]} times: "
+                "your bridge forwards each event more than once (installed twice? a second "
+                "injection must change nothing)"
+            )
+    return lines[:1]
+
+
+def _dropped(app: Any, timeline: Timeline, failure: str) -> list[str]:
+    """Widget events that never reached the app."""
+    emitted = _emitted_since_install(app, timeline)
+    received = Counter(m.get("name") for m in getattr(app, "messages", []))
+    lines = []
+    for name in dict.fromkeys(_name(e) for e in emitted):
+        if received[name]:
+            continue
+        first = next(e for e in emitted if _name(e) == name)
+        transport = TRANSPORTS.get(getattr(app, "platform", ""), "its transport")
+        how = (
+            f"your bridge did not forward it through {transport}"
+            if not received
+            else "your bridge did not forward it"
+        )
+        lines.append(f"the widget sent {name} at {_t(first)}; the app never received it: {how}")
+    return lines[:2]
+
+
+def _injections(app: Any, timeline: Timeline, failure: str) -> list[str]:
+    lines = []
+    for entry in timeline.find("injection failed"):
+        if "is not a function" in entry.detail or "not defined" in entry.detail:
+            return [
+                f"the app called gcSsoLogin at {_t(entry)} but your bridge had not defined it "
+                "(not installed yet, or it threw while installing)"
+            ]
+    probing = bool(timeline.find("widget emitted"))
+    posted = timeline.find("bridge posted")
+    for call, info in (("inject gcSsoLogin", "sso-login"), ("inject gcSsoLogout", "sso-logout")):
+        for entry in timeline.find(call):
+            if "early" in entry.detail or not probing:
+                continue
+            if not any(p.at >= entry.at and info in p.detail for p in posted):
+                function = call.split()[-1]
+                lines.append(
+                    f"the app called {function} at {_t(entry)}; your bridge never posted "
+                    f"{info} to the widget"
+                )
+                break
+    return lines
+
+
+def _too_early(app: Any, timeline: Timeline, failure: str) -> list[str]:
+    ready = [e for e in timeline.find("widget emitted") if _name(e) == "gc-ready"]
+    logins = timeline.find("inject gcSsoLogin")
+    if not ready or not logins or timeline.find("login answered"):
+        return []
+    if all(entry.at < ready[0].at for entry in logins):
+        return [
+            f"gcSsoLogin was called at {_t(logins[0])}, before gc-ready ({_t(ready[0])}); "
+            "the widget was not listening yet: inject on gc-ready or gc-loaded"
+        ]
+    return []
+
+
+def _refused(app: Any, timeline: Timeline, failure: str) -> list[str]:
+    if "signed-in" not in failure and "(@" not in failure:
+        return []
+    for entry in timeline.find("login answered"):
+        match = re.match(r"(\d+)\s*(\S*)", entry.detail)
+        if match and match.group(1) != "200":
+            reason = match.group(2)
+            why = LOGIN_REASONS.get(reason, "see the reason code in spec 7")
+            return [
+                f"the service refused the login at {_t(entry)} ({reason or 'no reason'}): {why}"
+            ]
+    return []
+
+
+def _silence(app: Any, timeline: Timeline, failure: str) -> list[str]:
+    if getattr(app, "received", None) or not _emitted_since_install(app, timeline):
+        return []
+    transport = TRANSPORTS.get(getattr(app, "platform", ""), "the platform's transport")
+    return [
+        "nothing reached the app from the bridge: is it injected, and does it send "
+        f"through {transport}?"
+    ]
+
+
+_PATTERNS: tuple[Callable[[Any, Timeline, str], list[str]], ...] = (
+    _leaks,
+    _forged,
+    _duplicates,
+    _page_errors,
+    _transport,
+    _star_target,
+    _too_early,
+    _injections,
+    _dropped,
+    _refused,
+    _silence,
+)
+
+# A pattern whose words appear in the assertion itself goes first.
+_WORDS: dict[Callable[[Any, Timeline, str], list[str]], tuple[str, ...]] = {
+    _star_target: ("'*'", "targetOrigin", "posted to"),
+    _page_errors: ("page_errors", "uncaught errors"),
+    _transport: ("transport",),
+}
+
+
+def _assertion(failure: str) -> str:
+    """The ``E`` lines of a pytest failure (the assertion and its message), else all of it."""
+    lines = [line[1:] for line in failure.splitlines() if line.startswith("E ")]
+    return "\n".join(lines) or failure
+
+
+def diagnose(app: Any, failure: str = "") -> list[str]:
+    """Diagnosis lines for the launch ``app`` given the failure's text (most specific first)."""
+    timeline: Timeline = app.timeline
+    assertion = _assertion(failure)
+    first: list[str] = []
+    rest: list[str] = []
+    for pattern in _PATTERNS:
+        hit = any(word in assertion for word in _WORDS.get(pattern, ()))
+        for line in pattern(app, timeline, failure):
+            if line not in first and line not in rest:
+                (first if hit else rest).append(line)
+    return first + rest

@@ -1,0 +1,27 @@
+"""The Chromium Playwright launches: ``browser_type_launch_args`` over pytest-playwright's.
+
+A plugin of its own, registered by :func:`gcbridge_harness.plugin.pytest_configure`
+after every entry-point plugin: a fixture of the same name in a plugin registered
+later wins, and the order of entry points depends on how the packages were
+installed (from a wheel in a fresh environment, pytest-playwright comes last).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from gcbridge.browser import BrowserNotFound, find_chromium
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(
+    browser_type_launch_args: dict[str, Any], pytestconfig: pytest.Config
+) -> dict[str, Any]:
+    """Point Playwright at a discovered Chromium (it cannot always download its own)."""
+    try:
+        path = find_chromium(pytestconfig.getoption("gc_browser"))
+    except BrowserNotFound as exc:  # a browser asked for and missing is never a skip
+        pytest.exit(f"chromium: {exc}", returncode=pytest.ExitCode.USAGE_ERROR)
+    return {**browser_type_launch_args, "executable_path": path}

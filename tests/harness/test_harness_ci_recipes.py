@@ -1,0 +1,178 @@
+"""The CI recipes of harness/README.md, their shell commands run from a clean directory.
+
+Each recipe gets a fresh virtual environment without gc-bridge; the recipe's own
+``pip install`` puts the wheel built from this checkout in it. Its dependencies
+come from the development environment (a ``.pth`` to a copy of its site-packages
+without gc-bridge, and no package index), and the browser download step is
+replaced by the machine's Chromium (``GC_BROWSER``). ``PYTEST_ADDOPTS`` narrows
+the matrix to one scenario to keep the test short; the commands are the README's.
+So ``gcbridge harness run`` here is the installed wheel's, outside the checkout,
+with ``PYTHONPATH`` unset.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import sysconfig
+import venv
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+import yaml
+from test_harness_diagnosis import DROPS_CONFLICT
+
+from gcbridge.bridge import script
+from gcbridge.browser import find_chromium
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+REPO = Path(__file__).resolve().parents[2]
+README = REPO / "harness" / "README.md"
+
+
+def _recipes() -> dict[str, list[str]]:
+    text = README.read_text(encoding="utf-8")
+    blocks = re.findall(r"```yaml\n(.*?)```", text, flags=re.S)
+    recipes: dict[str, list[str]] = {}
+    for block in blocks:
+        data = yaml.safe_load(block)
+        if "jobs" in data:
+            steps = data["jobs"]["harness"]["steps"]
+            recipes["github"] = [
+                line for step in steps if "run" in step for line in step["run"].splitlines()
+            ]
+        elif "bridge-harness" in data:
+            recipes["gitlab"] = list(data["bridge-harness"]["script"])
+            assert data["bridge-harness"]["artifacts"]["when"] == "always"
+            assert data["bridge-harness"]["artifacts"]["paths"] == ["harness-report/"]
+        if "jobs" in data:
+            upload = [s for s in steps if str(s.get("uses", "")).startswith("actions/upload")]
+            assert upload and upload[0]["if"] == "always()"
+            assert upload[0]["with"]["path"] == "harness-report/"
+    assert set(recipes) == {"github", "gitlab"}, "both recipes are in harness/README.md"
+    return recipes
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    dist = tmp_path_factory.mktemp("dist")
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(dist), str(REPO)],
+        check=True,
+        timeout=300,
+    )
+    (built,) = dist.glob("gc_bridge-*.whl")
+    return built
+
+
+def _fresh_env(root: Path) -> Path:
+    """A venv whose only packages are the dev environment's, gc-bridge excepted."""
+    venv.EnvBuilder(with_pip=False, symlinks=True).create(root / "venv")
+    shared = root / "shared"
+    shared.mkdir()
+    purelib = Path(sysconfig.get_paths()["purelib"])
+    for entry in purelib.iterdir():
+        if re.match(r"(gc_bridge|gcbridge|_editable_impl_gc_bridge|__editable__)", entry.name):
+            continue
+        (shared / entry.name).symlink_to(entry)
+    site = next((root / "venv" / "lib").glob("python3*/site-packages"))
+    (site / "_dev_environment.pth").write_text(f"{shared}\n", encoding="utf-8")
+    return root / "venv" / "bin"
+
+
+def _environ(bin_dir: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "PYTEST", "PIP"))}
+    env.update(
+        PATH=f"{bin_dir}{os.pathsep}{env.get('PATH', '')}",
+        PIP_NO_INDEX="1",
+        PIP_DISABLE_PIP_VERSION_CHECK="1",
+        GC_BROWSER=find_chromium(),
+        PYTEST_ADDOPTS="-k login_on_ready",
+    )
+    env.pop("VIRTUAL_ENV", None)
+    return env
+
+
+@pytest.mark.parametrize("recipe", ["github", "gitlab"])
+def test_ci_recipe_runs_from_a_clean_directory(tmp_path: Path, wheel: Path, recipe: str) -> None:
+    commands = _recipes()[recipe]
+    wanted = re.search(r"\./ci/(gc_bridge-[^\"\[]+\.whl)", "\n".join(commands))
+    assert wanted and wanted.group(1) == wheel.name, "the recipes name the current wheel"
+    bin_dir = _fresh_env(tmp_path)
+    work = tmp_path / "repo"
+    (work / "ci").mkdir(parents=True)
+    (work / "ci" / wheel.name).write_bytes(wheel.read_bytes())
+    (work / "App" / "Resources").mkdir(parents=True)
+    (work / "App" / "Resources" / "bridge.js").write_text(script().text, encoding="utf-8")
+    env = _environ(bin_dir)
+
+    outputs = []
+    for command in commands:
+        if "playwright install" in command:
+            continue  # the browser: GC_BROWSER is the machine's Chromium
+        done = subprocess.run(
+            ["bash", "-c", command], cwd=work, env=env, capture_output=True, text=True, timeout=600
+        )
+        assert done.returncode == 0, (command, done.stdout[-3000:], done.stderr[-3000:])
+        outputs.append(done.stdout)
+
+    # The installed copy ran, not this checkout.
+    where = subprocess.run(
+        ["python", "-c", "import gcbridge, gcbridge_harness; print(gcbridge.__file__)"],
+        cwd=work,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert str(tmp_path / "venv") in where and str(REPO) not in where
+    assert "pass  login: login_on_ready  [chromium, document-end]" in outputs[-1]
+    matrix = [line.split() for line in outputs[-1].splitlines() if "chromium/" in line]
+    assert matrix == [
+        ["chromium/document-start", "chromium/document-end", "chromium/page-finished"]
+    ]
+    assert "login: login_on_ready  " in outputs[-1] and "3 passed, 0 failed" in outputs[-1]
+    assert (work / "harness-report" / "index.html").is_file()
+    cases = list(ET.parse(work / "harness-report" / "junit.xml").getroot().iter("testcase"))
+    assert len(cases) == 3
+    assert {c.get("classname") for c in cases} == {"gcbridge_harness.scenarios.test_login"}
+
+    if recipe == "github":
+        # The installed command tells a broken bridge apart, and a missing file is a usage error.
+        (work / "broken.js").write_text(DROPS_CONFLICT, encoding="utf-8")
+        env["PYTEST_ADDOPTS"] = ""
+        broken = subprocess.run(
+            [
+                "gcbridge",
+                "harness",
+                "run",
+                "--bridge",
+                "broken.js",
+                "-k",
+                "conflict and document-start",
+            ],
+            cwd=work,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
+        assert broken.returncode == 1, broken.stdout + broken.stderr
+        assert "the widget sent gc-sso-conflict at" in broken.stdout
+        assert "your bridge did not forward it" in broken.stdout
+        missing = subprocess.run(
+            ["gcbridge", "harness", "run", "--bridge", "nosuch.js"],
+            cwd=work,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert missing.returncode == 4
+        assert missing.stderr.strip().splitlines() == [
+            "gcbridge harness: error [bridge_not_found]: --bridge nosuch.js: no such file"
+        ]

@@ -1,0 +1,121 @@
+"""Every broken bridge the harness catches is named in the failure: timeline + diagnosis line.
+
+Each mutant is a copy of bridge.js with one step broken, run as an app team runs
+the scenarios (a subprocess, ``--junitxml``); every failed case's JUnit message
+must lead with the diagnosis and its text must carry the timeline.
+"""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+
+import pytest
+from test_harness_scenarios import NAIVE_BRIDGE
+
+from gcbridge.bridge import script
+
+pytest_plugins = ["pytester"]
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+
+def _mutant(old: str, new: str) -> str:
+    source = script().text
+    assert old in source, old
+    return source.replace(old, new, 1)
+
+
+DROPS_CONFLICT = _mutant(
+    "if (text !== null) {", "if (text !== null && text.indexOf('gc-sso-conflict') < 0) {"
+)
+NO_IOS_TRANSPORT = _mutant(
+    "var handler = webkit && webkit.messageHandlers && webkit.messageHandlers.gcBridge;",
+    "var handler = null;",
+)
+SILENT_LOGIN = _mutant(
+    "return post({ info: 'sso-login', data: ssoData });", "return ssoData ? true : false;"
+)
+SSO_IN_URL = _mutant(
+    "return post({ info: 'sso-login', data: ssoData });",
+    "win.history.replaceState(null, '', '#sso=' + encodeURIComponent(ssoData));\n"
+    "      return post({ info: 'sso-login', data: ssoData });",
+)
+
+# mutant -> (bridge, -k subset, {test name: the diagnosis it must get})
+MUTANTS = {
+    "drops-conflict": (
+        DROPS_CONFLICT,
+        "conflict_resolved and document-start",
+        {
+            "test_conflict_resolved_with_corrected_username": "the widget sent gc-sso-conflict at",
+        },
+    ),
+    "no-ios-transport": (
+        NO_IOS_TRANSPORT,
+        "login_on_ready and document-end",
+        {
+            "test_login_on_ready": "the app never received it: your bridge did not forward it "
+            "through window.webkit.messageHandlers.gcBridge.postMessage",
+        },
+    ),
+    "silent-login": (
+        SILENT_LOGIN,
+        "login_on_ready and document-start",
+        {"test_login_on_ready": "your bridge never posted sso-login to the widget"},
+    ),
+    "sso-in-url": (
+        SSO_IN_URL,
+        "login_on_ready and page-finished",
+        {"test_login_on_ready": "ssoData appeared in the page URL"},
+    ),
+    "naive": (
+        NAIVE_BRIDGE,
+        "(iframe or malformed or double_injection or own_origin) and document-start",
+        {
+            "test_cross_origin_iframe_forgery_is_not_forwarded": "a frame of "
+            "http://gc-harness-hostile.test posted gc-sso-conflict",
+            "test_malformed_messages_are_dropped": "your bridge threw",
+            "test_double_injection_forwards_once": "your bridge forwards each event more than once",
+            "test_injections_post_to_the_own_origin_only": "with targetOrigin '*'",
+        },
+    ),
+}
+
+
+@pytest.mark.parametrize("mutant", list(MUTANTS))
+def test_each_broken_bridge_is_diagnosed(pytester: pytest.Pytester, mutant: str) -> None:
+    bridge, subset, expected = MUTANTS[mutant]
+    (pytester.path / "bridge.js").write_text(bridge, encoding="utf-8")
+
+    result = pytester.runpytest_subprocess(
+        "--pyargs",
+        "gcbridge_harness.scenarios",
+        "--gc-bridge",
+        "bridge.js",
+        "-k",
+        subset,
+        "-p",
+        "no:cacheprovider",
+        "--junitxml=junit.xml",
+        timeout=240,
+    )
+
+    assert result.ret == 1, result.stdout.str()
+    cases = list(ET.parse(pytester.path / "junit.xml").getroot().iter("testcase"))
+    assert len(cases) == len(expected), "one JUnit case per run"
+    failed = {}
+    for case in cases:
+        assert case.get("classname", "").startswith("gcbridge_harness.scenarios."), case.attrib
+        failure = case.find("failure")
+        if failure is not None:
+            failed[case.get("name", "").split("[")[0]] = failure
+    assert set(failed) == set(expected), result.stdout.str()
+    for name, diagnosis in expected.items():
+        message = failed[name].get("message", "")
+        text = failed[name].text or ""
+        assert diagnosis in message, (name, message)
+        assert "diagnosis: " in text and diagnosis in text, text[-3000:]
+        assert "widget  widget emitted" in text, "the timeline shows what the widget sent"
+        assert "service thread-load" in text
+        assert not re.search(r"eyJ[A-Za-z0-9+/=]{12,}", text), "ssoData in clear in the failure"

@@ -1,0 +1,116 @@
+"""The timeline masks secrets and orders entries; diagnoses fit the patterns (no browser)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from gcbridge_harness.diagnosis import diagnose
+from gcbridge_harness.report import matrix_text
+from gcbridge_harness.timeline import Timeline, mask
+
+from gcbridge.sso import SsoIssuer
+
+SECRET = "sso_secret_for_the_timeline_test_0123456789"
+
+
+def _sso_data() -> str:
+    return SsoIssuer(SECRET).issue({"id": "u1", "username": "ada", "email": "ada@example.com"})
+
+
+def test_mask_keeps_four_characters_and_the_length() -> None:
+    assert mask("abcdefghij") == "abcd…[10 chars]"
+
+
+def test_sso_data_and_secret_fields_never_appear_in_clear() -> None:
+    sso_data = _sso_data()
+    timeline = Timeline()
+    timeline.add("native received", f'{{"name":"x","data":"{sso_data}"}}')
+    timeline.add("load", f"http://w/?token=tok_0123456789abcdef&sso={sso_data}")
+    timeline.secret("my-api-secret-value")
+    timeline.add("app error", "backend said my-api-secret-value is wrong")
+
+    text = timeline.format()
+    assert sso_data not in text
+    assert sso_data.split(" ")[0] not in text
+    assert "tok_0123456789abcdef" not in text and "token=tok_…[20 chars]" in text
+    assert "my-api-secret-value" not in text and "my-a…[19 chars]" in text
+    assert f"{sso_data[:4]}…[" in text
+
+
+def test_entries_keep_time_order_and_show_their_side() -> None:
+    timeline = Timeline(started=0.0, started_wall=1000.0)
+    timeline.add_at(0.5, "native received", '{"name":"gc-ready"}')
+    timeline.add_wall(1000_400.0, "widget emitted", "gc-ready (origin http://w, JSON string)")
+    timeline.add_at(0.6, "login answered", "401 sso_expired")
+    timeline.add_at(0.7, "page error", "boom")
+
+    lines = timeline.format().splitlines()
+    assert [line.split()[2] for line in lines] == ["widget", "app", "service", "page"]
+    assert lines[2].endswith("login answered         401 refused: sso_expired")
+    assert lines[0].startswith("  0.400 s  widget  widget emitted")
+
+
+@dataclass
+class _App:
+    injection_point: str = "document-end"
+    platform: str = "ios"
+    timeline: Timeline = field(default_factory=lambda: Timeline(started=0.0, started_wall=0.0))
+    messages: list[dict[str, Any]] = field(default_factory=list)
+    received: list[str] = field(default_factory=list)
+
+
+def _receive(app: _App, at: float, name: str) -> None:
+    app.timeline.add_at(at, "native received", f'{{"name":"{name}"}}')
+    app.messages.append({"name": name})
+    app.received.append(name)
+
+
+def test_a_dropped_event_is_named_with_its_time() -> None:
+    app = _App()
+    app.timeline.add_at(0.2, "widget emitted", "gc-ready (origin http://w, JSON string)")
+    _receive(app, 0.21, "gc-ready")
+    app.timeline.add_at(0.41, "widget emitted", "gc-sso-conflict (origin http://w, JSON string)")
+
+    assert diagnose(app)[0] == (
+        "the widget sent gc-sso-conflict at 0.41 s; the app never received it: "
+        "your bridge did not forward it"
+    )
+
+
+def test_gc_sso_login_before_gc_ready() -> None:
+    app = _App()
+    app.timeline.add_at(0.1, "inject gcSsoLogin", "early, at document-end, as ada")
+    app.timeline.add_at(0.3, "widget emitted", "gc-ready (origin http://w, JSON string)")
+    _receive(app, 0.31, "gc-ready")
+
+    assert diagnose(app, "E   AssertionError: signed-out")[0].startswith(
+        "gcSsoLogin was called at 0.10 s, before gc-ready (0.30 s); "
+        "the widget was not listening yet"
+    )
+
+
+def test_events_before_an_android_bridge_existed_are_not_blamed_on_it() -> None:
+    app = _App(injection_point="page-finished", platform="android")
+    app.timeline.add_at(0.2, "widget emitted", "gc-ready (origin http://w, JSON string)")
+    app.timeline.add_at(0.5, "page finished")
+
+    assert diagnose(app) == []
+
+
+def test_the_terminal_matrix_has_a_column_per_engine_and_point() -> None:
+    rows = [
+        {"scenario": "login: on_ready", "engine": e, "point": p, "outcome": o}
+        for e, p, o in [
+            ("chromium", "document-start", "passed"),
+            ("webkit", "document-end", "failed"),
+            ("chromium", "page-finished", "skipped"),
+        ]
+    ]
+    head, line = matrix_text(rows).splitlines()
+    assert head.split() == [
+        "chromium/document-start",
+        "chromium/page-finished",
+        "webkit/document-end",
+    ]
+    assert line.split()[-3:] == ["pass", "skip", "FAIL"]

@@ -1,0 +1,131 @@
+"""The harness fails loudly (issue 16.1) and names its runs the same wherever the bridge is.
+
+Run as an app team runs it: ``pytest --pyargs gcbridge_harness.scenarios ...`` in a
+subprocess from a directory of their own.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from gcbridge.bridge import script
+
+pytest_plugins = ["pytester"]
+
+
+def _run(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
+    return pytester.runpytest_subprocess(
+        "--pyargs", "gcbridge_harness.scenarios", "-p", "no:cacheprovider", *args, timeout=240
+    )
+
+
+def _one_line_error(result: pytest.RunResult) -> str:
+    errors = [line for line in result.errlines if line.strip()]
+    assert len(errors) == 1, result.errlines
+    assert "Traceback" not in result.stdout.str() + result.stderr.str()
+    return errors[0]
+
+
+@pytest.mark.parametrize("form", ["space", "equals"])
+def test_missing_bridge_file_is_one_usage_error(pytester: pytest.Pytester, form: str) -> None:
+    args = ["--gc-bridge", "nosuch/bridge.js"] if form == "space" else ["--gc-bridge=nosuch.js"]
+    result = _run(pytester, *args)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    assert ": no such file" in _one_line_error(result)
+
+
+def test_bridge_directory_is_one_usage_error(pytester: pytest.Pytester) -> None:
+    pytester.mkdir("bridge-dir")
+    result = _run(pytester, "--gc-bridge=bridge-dir")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    assert "a directory, not bridge.js" in _one_line_error(result)
+
+
+@pytest.mark.parametrize("how", ["env", "option"])
+def test_browser_asked_for_and_missing_fails_the_run(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, how: str
+) -> None:
+    if how == "env":
+        monkeypatch.setenv("GC_BROWSER", "nosuch")
+        result = _run(pytester)
+    else:
+        result = _run(pytester, "--gc-browser", "/nonexistent/chrome")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    line = _one_line_error(result)
+    assert "chromium" in line and "is not an executable file" in line
+    assert "install:" in line
+    assert "skipped" not in result.stdout.str()
+
+
+@pytest.mark.browser
+def test_zero_executed_scenarios_is_never_success(pytester: pytest.Pytester) -> None:
+    # Something in the app team's set-up skips every scenario (here: a plugin of theirs).
+    pytester.makepyfile(
+        skip_everything="""
+        import pytest
+
+        @pytest.hookimpl(tryfirst=True)
+        def pytest_runtest_setup(item):
+            pytest.skip("no display in this CI job")
+        """
+    )
+    result = _run(pytester, "-p", "skip_everything", "-k", "login_on_ready")
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines(["*none of the 3 scenarios ran (all skipped)*"])
+
+
+def test_ids_do_not_depend_on_where_the_bridge_lives(pytester: pytest.Pytester) -> None:
+    near = pytester.mkdir("app") / "bridge.js"
+    far = pytester.mkdir("deep") / "ios" / "Resources" / "bridge.js"
+    far.parent.mkdir(parents=True)
+    for path in (near, far):
+        path.write_text(script().text, encoding="utf-8")
+
+    listings = []
+    for args in (
+        [],
+        ["--gc-bridge", str(near)],
+        ["--gc-bridge", "deep/ios/Resources/bridge.js"],
+        [f"--gc-bridge={far}"],
+    ):
+        result = _run(pytester, "--collect-only", "-q", *args)
+        assert result.ret == 0, result.stdout.str()
+        listings.append([line for line in result.outlines if "::" in line])
+
+    assert all(listing == listings[0] for listing in listings)
+    assert len(listings[0]) >= 50
+    for nodeid in listings[0]:
+        assert nodeid.startswith("gcbridge_harness/scenarios/test_"), nodeid
+
+
+@pytest.mark.browser
+def test_browser_that_cannot_launch_stops_the_run_with_one_line(pytester: pytest.Pytester) -> None:
+    result = _run(pytester, "--gc-browser=/bin/false", "-k", "login_on_ready")
+    assert result.ret == pytest.ExitCode.INTERRUPTED
+    result.stdout.fnmatch_lines(["*Interrupted: chromium cannot launch (*); install: *"])
+    assert "1 error" in result.stdout.str()  # the first scenario only, not the whole matrix
+
+
+def test_cli_usage_errors_exit_4(tmp_path, capsys) -> None:
+    from gcbridge.cli import main
+
+    with pytest.raises(SystemExit) as missing_option:
+        main(["harness", "run"])
+    assert missing_option.value.code == 4
+    assert "--bridge" in capsys.readouterr().err
+
+    assert main(["harness", "run", "--bridge", str(tmp_path / "nosuch.js")]) == 4
+    assert capsys.readouterr().err.strip().endswith("nosuch.js: no such file")
+    assert main(["harness", "run", "--bridge", str(tmp_path)]) == 4
+    assert "a directory, not bridge.js" in capsys.readouterr().err
+
+
+def test_cli_help_names_every_option(capsys) -> None:
+    from gcbridge.cli import main
+
+    with pytest.raises(SystemExit) as done:
+        main(["harness", "run", "--help"])
+    assert done.value.code == 0
+    out = capsys.readouterr().out
+    for option in ("--bridge", "--engine", "--report", "-k", "-n", "--browser", "--junitxml"):
+        assert option in out
