@@ -33,6 +33,7 @@ class StandInApp(AppDecisions):
         self.received: list[str] = []
         self.messages: list[dict[str, Any]] = []
         self.violations: list[str] = []
+        self.refused: list[str] = []
         self.injected: list[Any] = []
         self.conflicts: list[str | None] = []
         self.app_errors: list[str] = []
@@ -43,7 +44,13 @@ class StandInApp(AppDecisions):
         return None
 
     def forward(self, text: str, frame: object = MAIN_FRAME) -> None:
-        self._on_native({"frame": frame}, "react-native", "string", text)
+        # What NativeApp._native does: the engine checked the frame; a message that is not
+        # the widget's is refused, and the coordinator ignores it.
+        if frame is not MAIN_FRAME:
+            self.refused.append(text)
+            self._perform(self._coordinator().message(text, from_widget=False))
+            return
+        self._on_native("react-native", "string", text)
 
 
 def test_the_app_injects_what_the_coordinator_decides():
@@ -76,7 +83,8 @@ def test_foreign_and_malformed_messages_do_nothing():
     app.forward('{"no":"name"}')
     assert app.evaluated == []
     assert app.messages == []
-    assert len(app.violations) == 1
+    assert app.violations == []
+    assert app.refused == ['{"name":"gc-ready"}']
     assert [e.detail for e in app.timeline.entries if e.kind == "native dropped"] == [
         "foreign",
         "malformed",
