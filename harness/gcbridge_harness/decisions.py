@@ -73,9 +73,9 @@ class AppDecisions:
 
         ``launch()`` reports page finished itself only where it is a trigger; otherwise the
         app's own code (and, on the page-finished platform, every forwarded message) runs
-        after ``page.goto`` returned, so the page is there.
+        after the load returned, so the page is there.
         """
-        if self.__dict__.get("_page_finished_seen") or self.page is None:
+        if self.__dict__.get("_page_finished_seen") or not getattr(self, "loaded", False):
             return
         self.__dict__["_page_finished_seen"] = True
         self._perform(self._coordinator().page_finished())

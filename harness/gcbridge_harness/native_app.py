@@ -135,6 +135,7 @@ class NativeApp(PageWaits, AppDecisions):
         self.page_errors: list[str] = []
         self.app_errors: list[str] = []  # the app's own failures (backend down...)
         self.url = ""
+        self.loaded = False  # the WebView has loaded gc_url (the decisions read it)
         self.opened_at = 0.0
         self.ready_at: float | None = None  # first gc-ready / gc-loaded, seconds after open
         self._finished = False
@@ -207,6 +208,7 @@ class NativeApp(PageWaits, AppDecisions):
         )
         self.timeline.add("load", self.url)
         self._load(self.url)
+        self.loaded = True
         if self.injection_point == "page-finished":
             self.timeline.add("page finished")
             for _ in range(self.injections):

@@ -14,8 +14,11 @@ def test_login_on_ready(native_app, customer_backend, injection_point):
     app.widget.expect_signed_in(user.username)
     triggers = [injection.trigger for injection in app.injected]
     if injection_point == "page-finished":
-        # gc-ready fired before an onPageFinished bridge existed: the app logs in at page finished.
-        assert triggers == ["page-finished"]
+        # The app logs in at page finished. gc-ready usually fired before an onPageFinished
+        # bridge existed; where the engine dispatches it after page finished (WebKit often
+        # does), the bridge forwards it and the app injects fresh ssoData once more.
+        assert triggers[0] == "page-finished"
+        assert triggers[1:] in ([], ["gc-ready"]), triggers
     else:
         assert app.events("gc-ready") == [{"name": "gc-ready"}]
         assert triggers == ["gc-ready"]

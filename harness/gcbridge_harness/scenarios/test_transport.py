@@ -107,8 +107,13 @@ def test_late_transport_gets_earlier_messages_in_order_once(
     app.widget.expect_signed_in(user.username)
     app.settle()
 
-    expected = ["gc-loaded"] if injection_point == "page-finished" else ["gc-ready", "gc-loaded"]
     names = [message["name"] for message in app.messages]
+    expected = ["gc-ready", "gc-loaded"]
+    if injection_point == "page-finished" and "gc-ready" not in names:
+        # Whether gc-ready (posted from a DOMContentLoaded listener) is still to be dispatched
+        # when the engine reports page finished depends on the engine: WebKit often has it
+        # queued still, Chromium has dispatched it. Either way: in order, once.
+        expected = ["gc-loaded"]
     assert names[: len(expected)] == expected, f"out of order: {names}"
     for name in expected:
         assert names.count(name) == 1, f"{name} delivered {names.count(name)} times"

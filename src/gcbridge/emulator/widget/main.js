@@ -11,7 +11,8 @@
  *   document-start (React Native injectedJavaScriptBeforeContentLoaded): all of them;
  *   document-end (iOS WKUserScript atDocumentEnd, run after the DOMContentLoaded listeners,
  *     this module's among them; gc-ready, posted from that listener, is dispatched later): all;
- *   page-finished (Android onPageFinished, pywebview): never gc-ready, gc-loaded only when
+ *   page-finished (Android onPageFinished, pywebview): gc-ready only where the engine still
+ *     had it queued at page finished (WebKit often does), gc-loaded only when
  *     the comments arrive after the load event; such apps log in at page finished too.
  *
  * Security: user content is rendered with textContent only; ssoData goes in a
