@@ -100,7 +100,7 @@ class SqliteStore(DeliveryStore):
             target, check_same_thread=False, isolation_level=None, timeout=10
         )
         if on_disk:
-            self._conn.execute("PRAGMA journal_mode=WAL")
+            _set_wal(self._conn)
             self._conn.execute("PRAGMA synchronous=NORMAL")
         with self._tx():
             for statement in _SCHEMA.split(";"):
@@ -231,3 +231,20 @@ class SqliteStore(DeliveryStore):
         """Close the connection."""
         with self._lock:
             self._conn.close()
+
+
+def _set_wal(conn: sqlite3.Connection, *, attempts: int = 100, pause: float = 0.05) -> None:
+    """``PRAGMA journal_mode=WAL``, retried: two processes opening a new file at once race.
+
+    Switching the journal mode needs an exclusive lock, and SQLite answers ``database is
+    locked`` at once there rather than through the busy handler, so a second receiver
+    starting beside the first would fail; it waits here instead (5 s at most).
+    """
+    for attempt in range(attempts):
+        try:
+            conn.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or attempt == attempts - 1:
+                raise
+            time.sleep(pause)
