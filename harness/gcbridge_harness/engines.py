@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from gcbridge.browser import BrowserNotFound, find_chromium, install_hint
 
-__all__ = ["ENGINES", "EngineStatus", "engine_status", "WEBKIT_INSTALL"]
+__all__ = ["ENGINES", "EngineStatus", "engine_status", "not_usable", "WEBKIT_INSTALL"]
 
 ENGINES = ("chromium", "webkit")
 
@@ -61,3 +61,11 @@ def engine_status(name: str, *, chromium_path: str | None = None) -> EngineStatu
             return EngineStatus(name, False, "missing " + ", ".join(missing), WEBKIT_INSTALL)
         return EngineStatus(name, True)
     raise ValueError(f"unknown engine {name!r}: one of {', '.join(ENGINES)}")
+
+
+def not_usable(status: EngineStatus) -> str:
+    """The one line of the usage error for an engine asked for that is not installed here."""
+    line = f"{status.name} asked for but not usable: {status.problem}; install: {status.install}"
+    if status.name == "chromium":
+        line += "; or pass --gc-browser PATH"
+    return line

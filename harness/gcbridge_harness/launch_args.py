@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from gcbridge.browser import BrowserNotFound, find_chromium
+from gcbridge.browser import BrowserNotFound, find_chromium, install_hint
 
 
 @pytest.fixture(scope="session")
@@ -23,5 +23,8 @@ def browser_type_launch_args(
     try:
         path = find_chromium(pytestconfig.getoption("gc_browser"))
     except BrowserNotFound as exc:  # a browser asked for and missing is never a skip
-        pytest.exit(f"chromium: {exc}", returncode=pytest.ExitCode.USAGE_ERROR)
+        from gcbridge_harness.engines import EngineStatus, not_usable
+
+        status = EngineStatus("chromium", False, str(exc), install_hint())
+        pytest.exit(not_usable(status), returncode=pytest.ExitCode.USAGE_ERROR)
     return {**browser_type_launch_args, "executable_path": path}

@@ -31,7 +31,7 @@ from typing import Any
 
 import pytest
 
-from gcbridge_harness.engines import ENGINES, EngineStatus, engine_status
+from gcbridge_harness.engines import ENGINES, EngineStatus, engine_status, not_usable
 
 _CALL_PASSED = pytest.StashKey[bool]()
 _ENGINES = pytest.StashKey[tuple[list[EngineStatus], bool]]()
@@ -74,7 +74,7 @@ def pytest_configure(config: pytest.Config) -> None:
     config.pluginmanager.import_plugin("gcbridge_harness.launch_args")
 
 
-def _engines(config: pytest.Config) -> tuple[list[EngineStatus], bool]:
+def selected_engines(config: pytest.Config) -> tuple[list[EngineStatus], bool]:
     """Every engine's status, and whether the selection was named on the command line."""
     if _ENGINES not in config.stash:
         option = config.getoption("gc_engine", None)
@@ -82,17 +82,14 @@ def _engines(config: pytest.Config) -> tuple[list[EngineStatus], bool]:
         statuses = [engine_status(n, chromium_path=config.getoption("gc_browser")) for n in names]
         if option is not None:
             missing = [status for status in statuses if not status.found]
-            if missing:
-                lines = [f"{m.name}: {m.problem}; install: {m.install}" for m in missing]
-                raise pytest.UsageError(
-                    "--gc-engine " + option + ": not found here\n  " + "\n  ".join(lines)
-                )
+            if missing:  # an engine named and not there is never a skip
+                raise pytest.UsageError("\n".join(not_usable(m) for m in missing))
         config.stash[_ENGINES] = (statuses, option is not None)
     return config.stash[_ENGINES]
 
 
 def pytest_report_header(config: pytest.Config) -> list[str]:
-    statuses, _ = _engines(config)
+    statuses, _ = selected_engines(config)
     ran = [s.name for s in statuses if s.found]
     lines = [f"gc-bridge harness engines: {', '.join(ran) or 'none'}"]
     for status in statuses:
@@ -108,7 +105,7 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         for name in (mark.args[0].split(",") if isinstance(mark.args[0], str) else mark.args[0])
     }
     if "engine" in metafunc.fixturenames and "engine" not in direct:
-        statuses, _ = _engines(metafunc.config)
+        statuses, _ = selected_engines(metafunc.config)
         found = [s.name for s in statuses if s.found]
         if found:
             metafunc.parametrize("engine", found)
@@ -143,7 +140,7 @@ def injection_point(request: pytest.FixtureRequest) -> str:
 def engine(request: pytest.FixtureRequest) -> str:
     """The browser engine of the app: ``chromium`` or ``webkit``."""
     name: str = request.param
-    statuses, _ = _engines(request.config)
+    statuses, _ = selected_engines(request.config)
     if name not in [s.name for s in statuses]:
         pytest.skip(f"engine {name} not selected (--gc-engine)")
     return name

@@ -68,24 +68,31 @@ def bridge_path(config: pytest.Config) -> Path | None:
     return path
 
 
-def _check_browser(config: pytest.Config) -> None:
-    from gcbridge.browser import BrowserNotFound, find_chromium, install_hint
+def _check_engines(config: pytest.Config, *, running: bool) -> None:
+    """One usage error (exit 4) for an engine asked for that is not there.
 
-    try:
-        find_chromium(config.getoption("gc_browser", None))
-    except BrowserNotFound as exc:
-        raise pytest.UsageError(
-            f"chromium asked for but not usable: {exc} (install: {install_hint()}; "
-            "or pass --gc-browser PATH)"
-        ) from None
+    Asked for: named by ``--gc-engine``; Chromium, by ``--gc-browser`` or
+    ``GC_BROWSER`` (unless ``--gc-engine webkit``). When scenarios are to run
+    (``running``) with the default selection, at least one engine must be found.
+    """
+    from gcbridge_harness.engines import engine_status, not_usable
+    from gcbridge_harness.plugin import selected_engines
+
+    option = config.getoption("gc_engine", None)
+    statuses, _ = selected_engines(config)  # a named engine that is missing raises here
+    explicit = config.getoption("gc_browser", None) or os.environ.get("GC_BROWSER")
+    if explicit and option in (None, "chromium", "all"):
+        chromium = engine_status("chromium", chromium_path=config.getoption("gc_browser", None))
+        if not chromium.found:
+            raise pytest.UsageError(not_usable(chromium))
+    if running and not any(status.found for status in statuses):
+        raise pytest.UsageError("\n".join(not_usable(status) for status in statuses))
 
 
 @pytest.hookimpl(trylast=True)
 def pytest_configure(config: pytest.Config) -> None:
     bridge_path(config)
-    explicit = config.getoption("gc_browser", None) or os.environ.get("GC_BROWSER")
-    if explicit or any("gcbridge_harness" in str(arg) for arg in config.args):
-        _check_browser(config)
+    _check_engines(config, running=any("gcbridge_harness" in str(a) for a in config.args))
     report_dir = config.getoption("gc_report", None)
     if report_dir:
         directory = Path(config.invocation_params.dir, report_dir)
@@ -125,7 +132,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             continue
         _set_nodeid(item, f"gcbridge_harness/{relative.as_posix()}")
     if any(_is_harness(item) for item in items):
-        _check_browser(config)
+        _check_engines(config, running=True)
 
 
 def _set_nodeid(item: pytest.Item, path: str) -> None:

@@ -158,7 +158,23 @@ def test_an_engine_named_but_missing_fails_the_run(pytester: pytest.Pytester) ->
         "--gc-engine", "chromium", "--gc-browser", "/nonexistent/chromium", "-p", "no:cacheprovider"
     )
     assert result.ret == pytest.ExitCode.USAGE_ERROR
-    assert "--gc-engine chromium: not found here" in result.stderr.str()
+    errors = [line for line in result.errlines if line.strip()]
+    assert len(errors) == 1, result.errlines  # one line, from one place
+    assert "chromium asked for but not usable: --gc-browser='/nonexistent/chromium'" in errors[0]
+    assert "install: " in errors[0]
+
+
+def test_webkit_named_but_missing_fails_the_run(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Without Xvfb on PATH WebKit is not found; the same line names it and its install.
+    monkeypatch.setenv("PATH", str(pytester.path))
+    pytester.makepyfile(test_x="def test_x(engine): pass")
+    result = pytester.runpytest_subprocess("--gc-engine", "webkit", "-p", "no:cacheprovider")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    errors = [line for line in result.errlines if line.strip()]
+    assert len(errors) == 1, result.errlines
+    assert "webkit asked for but not usable: missing Xvfb; install: sudo apt-get" in errors[0]
 
 
 @pytest.mark.parametrize("engine", ENGINES)
