@@ -109,6 +109,14 @@ def _page_errors(app: Any, timeline: Timeline, failure: str) -> list[str]:
         return []
     first = errors[0]
     text = first.detail.splitlines()[0][:120]
+    if text.strip() == "Script error.":
+        # WebKit hides the message of an error thrown by a script the app injected
+        # (it has no origin of the page's): here, bridge.js.
+        return [
+            f"your bridge threw into the page at {_t(first)} (WebKit hides the message of a "
+            "script the app injects; the Chromium run shows it): parse incoming messages "
+            "inside try/catch and drop what is not JSON"
+        ]
     if "JSON" in text or "SyntaxError" in text or "parse" in text.lower():
         return [
             f"your bridge threw {text!r} into the page at {_t(first)}: parse incoming messages "
@@ -170,6 +178,9 @@ def _dropped(app: Any, timeline: Timeline, failure: str) -> list[str]:
     return lines[:2]
 
 
+_PAGE_CLOCK = 0.002  # seconds: the resolution of a page's Date.now() and then some
+
+
 def _injections(app: Any, timeline: Timeline, failure: str) -> list[str]:
     lines = []
     for entry in timeline.find("injection failed"):
@@ -184,7 +195,8 @@ def _injections(app: Any, timeline: Timeline, failure: str) -> list[str]:
         for entry in timeline.find(call):
             if "early" in entry.detail or not probing:
                 continue
-            if not any(p.at >= entry.at and info in p.detail for p in posted):
+            # The page's clock (Date.now) counts whole milliseconds: allow for that.
+            if not any(p.at >= entry.at - _PAGE_CLOCK and info in p.detail for p in posted):
                 function = call.split()[-1]
                 lines.append(
                     f"the app called {function} at {_t(entry)}; your bridge never posted "

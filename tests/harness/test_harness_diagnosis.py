@@ -11,6 +11,7 @@ import re
 import xml.etree.ElementTree as ET
 
 import pytest
+from gcbridge_harness.engines import ENGINES, engine_status
 from test_harness_scenarios import NAIVE_BRIDGE
 
 from gcbridge.bridge import script
@@ -71,16 +72,22 @@ MUTANTS = {
     ),
     "naive": (
         NAIVE_BRIDGE,
-        "(iframe or malformed or double_injection or own_origin) and document-start",
+        "(iframe_forgery or malformed or double_injection or own_origin) and document-start",
         {
             "test_cross_origin_iframe_forgery_is_not_forwarded": "a frame of "
-            "http://gc-harness-hostile.test posted gc-sso-conflict",
+            "<frame origin> posted gc-sso-conflict",
             "test_malformed_messages_are_dropped": "your bridge threw",
             "test_double_injection_forwards_once": "your bridge forwards each event more than once",
             "test_injections_post_to_the_own_origin_only": "with targetOrigin '*'",
         },
     ),
 }
+
+
+def _found(diagnosis: str, text: str) -> bool:
+    """Whether ``text`` has ``diagnosis``; ``<frame origin>``: the frame server's (any port)."""
+    pattern = re.escape(diagnosis).replace(re.escape("<frame origin>"), r"http://127\.0\.0\.1:\d+")
+    return re.search(pattern, text) is not None
 
 
 @pytest.mark.parametrize("mutant", list(MUTANTS))
@@ -102,20 +109,24 @@ def test_each_broken_bridge_is_diagnosed(pytester: pytest.Pytester, mutant: str)
     )
 
     assert result.ret == 1, result.stdout.str()
+    # Each scenario runs in every engine found here; each run is diagnosed on its own.
+    engines = [name for name in ENGINES if engine_status(name).found]
     cases = list(ET.parse(pytester.path / "junit.xml").getroot().iter("testcase"))
-    assert len(cases) == len(expected), "one JUnit case per run"
+    assert len(cases) == len(expected) * len(engines), "one JUnit case per run"
     failed = {}
     for case in cases:
         assert case.get("classname", "").startswith("gcbridge_harness.scenarios."), case.attrib
         failure = case.find("failure")
         if failure is not None:
-            failed[case.get("name", "").split("[")[0]] = failure
-    assert set(failed) == set(expected), result.stdout.str()
-    for name, diagnosis in expected.items():
-        message = failed[name].get("message", "")
-        text = failed[name].text or ""
-        assert diagnosis in message, (name, message)
-        assert "diagnosis: " in text and diagnosis in text, text[-3000:]
+            name, params = case.get("name", "").rstrip("]").split("[")
+            failed[name, params.split("-")[0]] = failure
+    assert set(failed) == {(n, e) for n in expected for e in engines}, result.stdout.str()
+    for (name, engine), failure in failed.items():
+        diagnosis = expected[name]
+        message = failure.get("message", "")
+        text = failure.text or ""
+        assert _found(diagnosis, message), (name, engine, message)
+        assert "diagnosis: " in text and _found(diagnosis, text), text[-3000:]
         assert "widget  widget emitted" in text, "the timeline shows what the widget sent"
         assert "service thread-load" in text
         assert not re.search(r"eyJ[A-Za-z0-9+/=]{12,}", text), "ssoData in clear in the failure"

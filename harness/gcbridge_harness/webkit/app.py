@@ -29,6 +29,7 @@ from gcbridge_harness.webkit.scripts import (
     RELAY_HANDLER,
     RELAY_WORLD,
     prelude,
+    probe,
 )
 from gcbridge_harness.webkit.widget import DomWidgetView
 
@@ -87,7 +88,12 @@ class WebKitApp(NativeApp):
                 "time": "start",
                 "all_frames": True,
             },
+            # What the widget emitted and bridge.js posted: the failure timeline.
+            {"source": probe(), "time": "start"},
         ]
+        if self.isolated_world:
+            source = probe(only="bridge posted")
+            scripts.append({"source": source, "time": "start", "world": BRIDGE_WORLD})
         if self.injection_point != "page-finished":
             world = BRIDGE_WORLD if self.isolated_world else None
             time = "end" if self.injection_point == "document-end" else "start"
@@ -175,12 +181,20 @@ class WebKitApp(NativeApp):
         except (ValueError, KeyError, TypeError):
             return
         if channel == "console" and isinstance(payload, dict):
-            self.console.append((str(payload.get("type")), str(payload.get("text"))))
-            self.leaks.record(f"console.{payload.get('type')}", str(payload.get("text")))
+            kind, text = str(payload.get("type")), str(payload.get("text"))
+            self.console.append((kind, text))
+            self.leaks.record(f"console.{kind}", text)
+            if kind in ("error", "warning"):
+                self.timeline.add(f"console {kind}", text[:300])
         elif channel == "net" and stamped.get("top") and isinstance(payload, int):
             self._fetches += payload
         elif channel == "pageerror" and stamped.get("top"):
             self.page_errors.append(str(payload))
+            self.timeline.add("page error", str(payload)[:300])
+        elif channel == "probe" and stamped.get("top") and isinstance(payload, dict):
+            with contextlib.suppress(KeyError, TypeError, ValueError):
+                at = float(payload["at"])
+                self.timeline.add_wall(at, str(payload["kind"]), str(payload["detail"]))
         elif channel == "native" and isinstance(payload, dict):
             self._native(
                 str(payload.get("platform")),

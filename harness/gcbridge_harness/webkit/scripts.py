@@ -12,6 +12,10 @@ Two worlds besides the page's own:
   is the top one and its origin. WebKitGTK gives the app no frame for a script
   message (iOS has ``WKScriptMessage.frameInfo``); this is the harness's stand-in.
 
+The probe (:data:`gcbridge_harness.observe.PROBE_SCRIPT`, the one Chromium runs)
+reports what the widget emitted, what other frames posted and what bridge.js
+posted through the relay too, for the failure timeline and its diagnosis.
+
 The page prelude (main world, every frame, document start) reports console
 output, uncaught errors and the page's fetches in flight through the relay, and
 defines the React Native and Android transports
@@ -20,9 +24,20 @@ defines the React Native and Android transports
 
 from __future__ import annotations
 
+import json
+
+from gcbridge_harness.observe import PROBE_BINDING, PROBE_SCRIPT
 from gcbridge_harness.platforms import Platform, shim_script
 
-__all__ = ["BRIDGE_WORLD", "RELAY_WORLD", "RELAY_HANDLER", "BRIDGE_HANDLER", "RELAY", "prelude"]
+__all__ = [
+    "BRIDGE_WORLD",
+    "RELAY_WORLD",
+    "RELAY_HANDLER",
+    "BRIDGE_HANDLER",
+    "RELAY",
+    "prelude",
+    "probe",
+]
 
 BRIDGE_WORLD = "gcbridge"
 RELAY_WORLD = "gcharness"
@@ -98,3 +113,33 @@ def prelude(platform: Platform | None, *, late: bool) -> str:
     """The main-world script of every frame; ``platform`` adds its transport shim (not iOS)."""
     shim = shim_script(platform, late=late, sink="sink") if platform else ""
     return _PRELUDE % shim
+
+
+# The probe's sink in WebKit: its reports go through the relay (channel 'probe').
+_PROBE_SINK = """(function (binding, only) {
+  var dispatch = EventTarget.prototype.dispatchEvent;
+  var Custom = CustomEvent;
+  var stringify = JSON.stringify;
+  var win = window;
+  if (win !== win.top) { return; }
+  try {
+    win[binding] = function (at, kind, detail) {
+      if (only && kind !== only) { return; }
+      var payload = { at: at, kind: kind, detail: detail };
+      dispatch.call(win, new Custom('gc-harness', {
+        detail: stringify({ channel: 'probe', payload: payload })
+      }));
+    };
+  } catch (e) { /* never into the page */ }
+})(%s, %s);
+"""
+
+
+def probe(*, only: str | None = None) -> str:
+    """The probe of the top frame at document start; ``only`` one kind of report.
+
+    In bridge.js's own world (iOS) only ``bridge posted`` is wanted: the page
+    world's probe already reports the window messages.
+    """
+    binding = json.dumps(PROBE_BINDING)
+    return _PROBE_SINK % (binding, json.dumps(only)) + PROBE_SCRIPT % binding
