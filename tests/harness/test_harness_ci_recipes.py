@@ -70,13 +70,21 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _fresh_env(root: Path) -> Path:
-    """A venv whose only packages are the dev environment's, gc-bridge excepted."""
+    """A venv whose only packages are the dev environment's, gc-bridge excepted.
+
+    The recipes install the ``harness`` extra and Chromium only, as a CI runner has
+    them: PyGObject (the ``webkit`` extra) is left out too, so WebKit is not found
+    there and the run is Chromium's, as in CI.
+    """
     venv.EnvBuilder(with_pip=False, symlinks=True).create(root / "venv")
     shared = root / "shared"
     shared.mkdir()
     purelib = Path(sysconfig.get_paths()["purelib"])
+    skipped = (
+        r"(gc_bridge|gcbridge|_editable_impl_gc_bridge|__editable__|gi$|pygobject-|cairo$|pycairo-)"
+    )
     for entry in purelib.iterdir():
-        if re.match(r"(gc_bridge|gcbridge|_editable_impl_gc_bridge|__editable__)", entry.name):
+        if re.match(skipped, entry.name):
             continue
         (shared / entry.name).symlink_to(entry)
     site = next((root / "venv" / "lib").glob("python3*/site-packages"))

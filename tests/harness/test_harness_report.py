@@ -74,6 +74,9 @@ def test_report_shows_matrix_timelines_and_failure_artifacts(pytester: pytest.Py
         "--pyargs",
         "gcbridge_harness.scenarios",
         "--gc-bridge=bridge.js",
+        # Screenshots and traces are Playwright's: the Chromium runs have them.
+        "--gc-engine",
+        "chromium",
         "--gc-report",
         "report",
         "-k",
