@@ -3,6 +3,9 @@
 Found means installed, checked cheaply (no browser started): a Chromium binary
 (:func:`gcbridge.browser.find_chromium`); for WebKit, PyGObject, the WebKit2 4.1
 typelib and Xvfb. An engine that is found but does not start fails its tests.
+
+:func:`selected_engines` is a run's selection (``--gc-engine``, default: all);
+:func:`not_usable` the one line of the usage error for an engine asked for and missing.
 """
 
 from __future__ import annotations
@@ -12,9 +15,18 @@ import importlib.util
 import shutil
 from dataclasses import dataclass
 
+import pytest
+
 from gcbridge.browser import BrowserNotFound, find_chromium, install_hint
 
-__all__ = ["ENGINES", "EngineStatus", "engine_status", "not_usable", "WEBKIT_INSTALL"]
+__all__ = [
+    "ENGINES",
+    "EngineStatus",
+    "engine_status",
+    "not_usable",
+    "selected_engines",
+    "WEBKIT_INSTALL",
+]
 
 ENGINES = ("chromium", "webkit")
 
@@ -69,3 +81,20 @@ def not_usable(status: EngineStatus) -> str:
     if status.name == "chromium":
         line += "; or pass --gc-browser PATH"
     return line
+
+
+_SELECTED = pytest.StashKey[tuple[list[EngineStatus], bool]]()
+
+
+def selected_engines(config: pytest.Config) -> tuple[list[EngineStatus], bool]:
+    """Every engine's status, and whether the selection was named on the command line."""
+    if _SELECTED not in config.stash:
+        option = config.getoption("gc_engine", None)
+        names = list(ENGINES) if option in (None, "all") else [option]
+        statuses = [engine_status(n, chromium_path=config.getoption("gc_browser")) for n in names]
+        if option is not None:
+            missing = [status for status in statuses if not status.found]
+            if missing:  # an engine named and not there is never a skip
+                raise pytest.UsageError("\n".join(not_usable(m) for m in missing))
+        config.stash[_SELECTED] = (statuses, option is not None)
+    return config.stash[_SELECTED]

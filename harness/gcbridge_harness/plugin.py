@@ -31,10 +31,9 @@ from typing import Any
 
 import pytest
 
-from gcbridge_harness.engines import ENGINES, EngineStatus, engine_status, not_usable
+from gcbridge_harness.engines import ENGINES, selected_engines
 
 _CALL_PASSED = pytest.StashKey[bool]()
-_ENGINES = pytest.StashKey[tuple[list[EngineStatus], bool]]()
 POINTS = ("document-start", "document-end", "page-finished")
 
 # Timelines and diagnoses in failures, stable ids, usage errors, --gc-report.
@@ -72,20 +71,6 @@ def pytest_configure(config: pytest.Config) -> None:
     # Registered now, after every entry-point plugin, so that its browser_type_launch_args
     # overrides pytest-playwright's whatever order the plugins were installed in.
     config.pluginmanager.import_plugin("gcbridge_harness.launch_args")
-
-
-def selected_engines(config: pytest.Config) -> tuple[list[EngineStatus], bool]:
-    """Every engine's status, and whether the selection was named on the command line."""
-    if _ENGINES not in config.stash:
-        option = config.getoption("gc_engine", None)
-        names = list(ENGINES) if option in (None, "all") else [option]
-        statuses = [engine_status(n, chromium_path=config.getoption("gc_browser")) for n in names]
-        if option is not None:
-            missing = [status for status in statuses if not status.found]
-            if missing:  # an engine named and not there is never a skip
-                raise pytest.UsageError("\n".join(not_usable(m) for m in missing))
-        config.stash[_ENGINES] = (statuses, option is not None)
-    return config.stash[_ENGINES]
 
 
 def pytest_report_header(config: pytest.Config) -> list[str]:

@@ -75,8 +75,7 @@ def _check_engines(config: pytest.Config, *, running: bool) -> None:
     ``GC_BROWSER`` (unless ``--gc-engine webkit``). When scenarios are to run
     (``running``) with the default selection, at least one engine must be found.
     """
-    from gcbridge_harness.engines import engine_status, not_usable
-    from gcbridge_harness.plugin import selected_engines
+    from gcbridge_harness.engines import engine_status, not_usable, selected_engines
 
     option = config.getoption("gc_engine", None)
     statuses, _ = selected_engines(config)  # a named engine that is missing raises here
