@@ -51,6 +51,8 @@ class AppDecisions:
     user: Any
     timeline: Any
     triggers: frozenset[str]
+    refused: list[str]
+    loaded: bool = False  # the WebView has loaded gc_url
 
     # ---- the coordinator -------------------------------------------------------------
 
@@ -75,7 +77,7 @@ class AppDecisions:
         app's own code (and, on the page-finished platform, every forwarded message) runs
         after the load returned, so the page is there.
         """
-        if self.__dict__.get("_page_finished_seen") or not getattr(self, "loaded", False):
+        if self.__dict__.get("_page_finished_seen") or not self.loaded:
             return
         self.__dict__["_page_finished_seen"] = True
         self._perform(self._coordinator().page_finished())
@@ -97,6 +99,12 @@ class AppDecisions:
         self._perform(self._coordinator().app_logout())
 
     # ---- reactions -----------------------------------------------------------------
+
+    def _on_refused(self, text: str, where: str) -> None:
+        """A message from another frame or origin: not accepted; the coordinator ignores it."""
+        self.refused.append(text)
+        self.timeline.add("native refused", f"from {where}: {text[:80]!r}")
+        self._perform(self._coordinator().message(text, from_widget=False))
 
     def _on_native(self, platform: str, kind: str, text: str) -> None:
         """A message from the widget's main frame (the engine checked frame and origin)."""

@@ -135,7 +135,7 @@ class NativeApp(PageWaits, AppDecisions):
         self.page_errors: list[str] = []
         self.app_errors: list[str] = []  # the app's own failures (backend down...)
         self.url = ""
-        self.loaded = False  # the WebView has loaded gc_url (the decisions read it)
+        self.loaded = False
         self.opened_at = 0.0
         self.ready_at: float | None = None  # first gc-ready / gc-loaded, seconds after open
         self._finished = False
@@ -256,11 +256,7 @@ class NativeApp(PageWaits, AppDecisions):
     def _native(self, platform: str, kind: str, text: str, *, top: bool, origin: str) -> None:
         """A message reached the native side, from a frame that is ``top`` or not, of ``origin``."""
         if not top or origin != self.widget_origin:
-            where = "a subframe" if not top else "another origin"
-            self.refused.append(text)
-            self.timeline.add("native refused", f"from {where} ({origin}): {text[:80]!r}")
-            # The coordinator ignores a message that is not the widget's (as every kit's does).
-            self._perform(self._coordinator().message(text, from_widget=False))
+            self._on_refused(text, f"{'a subframe' if not top else 'another origin'} ({origin})")
             return
         if self.ready_at is None and '"gc-' in text:
             self.ready_at = time.monotonic() - self.opened_at

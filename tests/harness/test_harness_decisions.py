@@ -44,11 +44,9 @@ class StandInApp(AppDecisions):
         return None
 
     def forward(self, text: str, frame: object = MAIN_FRAME) -> None:
-        # What NativeApp._native does: the engine checked the frame; a message that is not
-        # the widget's is refused, and the coordinator ignores it.
+        # What NativeApp._native does once the engine told it the frame.
         if frame is not MAIN_FRAME:
-            self.refused.append(text)
-            self._perform(self._coordinator().message(text, from_widget=False))
+            self._on_refused(text, "a subframe")
             return
         self._on_native("react-native", "string", text)
 
