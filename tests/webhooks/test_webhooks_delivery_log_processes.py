@@ -11,7 +11,6 @@ is taken over once the (short) lease has run out.
 import collections
 import concurrent.futures
 import contextlib
-import itertools
 import os
 import signal
 import subprocess
@@ -28,14 +27,25 @@ from gcbridge.webhooks import signed_headers
 
 WORKER = Path(__file__).with_name("delivery_worker.py")
 BODY = event_body()
-_ts = itertools.count(int(time.time() * 1000) - 60_000)  # a fresh signature per attempt
 _ts_lock = threading.Lock()
+_last_ts = 0
+
+
+def fresh_timestamp_ms():
+    """Now, in epoch ms, and never the same twice: a fresh signature per attempt.
+
+    Taken when a request is signed, never at import: a run that reaches this file
+    minutes after collection must still sign with the time of sending.
+    """
+    global _last_ts
+    with _ts_lock:
+        _last_ts = max(int(time.time() * 1000), _last_ts + 1)
+        return _last_ts
 
 
 def headers(delivery_id, retry=0, ts=None):
     if ts is None:
-        with _ts_lock:
-            ts = next(_ts)
+        ts = fresh_timestamp_ms()
     return {
         **signed_headers(SECRET, ts, BODY),
         "X-Webhook-Delivery-Id": delivery_id,
