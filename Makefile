@@ -9,9 +9,13 @@ PYTHON ?= python3
 VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
+# one part of the suite: make test PYTEST_ARGS="tests/webhooks -k receiver"
 PYTEST_ARGS ?=
+# the suite runs on every core (pytest-xdist); tests on fixed ports share one worker
+PYTEST_XDIST ?= -n auto --dist loadgroup
+LIBFAKETIME ?= /usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1
 
-.PHONY: setup system-deps venv demo test lint bench bench-publish clean kits-check conformance
+.PHONY: setup system-deps venv demo test test-clock-skew lint bench bench-publish clean kits-check conformance
 
 setup: system-deps venv
 
@@ -34,8 +38,20 @@ demo: setup
 	$(VENV)/bin/gcbridge demo $(DEMO_ARGS)
 
 # --gc-engine all: a machine that lost Chromium or WebKit is red, not quietly half-tested
+# --durations=15: the run ends with its 15 slowest tests (speed goes to bench/, not asserts)
 test: setup lint kits-check
-	$(PY) -m pytest --gc-engine all $(PYTEST_ARGS)
+	$(PY) -m pytest --gc-engine all $(PYTEST_XDIST) --durations=15 $(PYTEST_ARGS)
+
+# the suite with the wall clock 400 s behind while it collects (libfaketime, Debian's
+# faketime package): a timestamp taken at import or collection is then stale when used
+test-clock-skew: setup
+	@test -f $(LIBFAKETIME) || { echo "libfaketime missing: apt-get install faketime"; exit 2; }
+	@echo "-400s" > $(VENV)/clock-skew
+	LD_PRELOAD=$(LIBFAKETIME) FAKETIME_TIMESTAMP_FILE=$(abspath $(VENV))/clock-skew \
+	  FAKETIME_NO_CACHE=1 FAKETIME_DONT_FAKE_MONOTONIC=1 \
+	  FAKETIME_SKIP_CMDS=chromium,chrome,chrome_crashpad_handler,node,java,Xvfb,postgres,redis-server \
+	  GC_CLOCK_SKEW_FILE=$(abspath $(VENV))/clock-skew \
+	  $(PY) -m pytest --gc-engine all $(PYTEST_XDIST) --durations=15 $(PYTEST_ARGS)
 
 lint: venv
 	$(VENV)/bin/ruff check src harness tests docs_src bench

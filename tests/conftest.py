@@ -1,19 +1,73 @@
-"""Suite-wide ordering.
+"""Suite-wide ordering, xdist grouping and the collection clock-skew check.
 
-pytest-playwright's sync API keeps an asyncio event loop running in the main
-thread from the first browser test to the end of the session, and any later
+Ordering: pytest-playwright's sync API keeps an asyncio event loop running in the
+main thread from the first browser test to the end of the session, and any later
 ``asyncio.run`` then fails. Browser tests therefore run last; their relative
-order is kept.
+order is kept. Under pytest-xdist each worker keeps that order (the scheduler
+hands a worker its items in collection order).
+
+Grouping (``make test`` runs ``-n auto --dist loadgroup``): a test marked
+``defaults`` runs a command on its default ports (the emulator on 8000, the
+listener on 9000, the demo on 8470) or default paths in the repository root; two
+of those at once would fight over the port, so they all run on one worker.
+
+Clock skew (``make test-clock-skew``): with ``GC_CLOCK_SKEW_FILE`` set, the run is
+under libfaketime reading its offset from that file; the collection runs with
+the wall clock behind (``-400s``) and the file is set to ``+0s`` once collection
+is over, so a timestamp taken at import or collection is 400 s old when a test
+uses it. See tests/test_clock_skew_guard.py for the cheap, always-on check.
 """
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 import pytest
+
+DEFAULTS_GROUP = "defaults"
+
+
+def _uses_browser(item: pytest.Item) -> bool:
+    fixtures = getattr(item, "fixturenames", ())
+    return item.get_closest_marker("browser") is not None or "playwright" in fixtures
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    def uses_browser(item: pytest.Item) -> bool:
-        fixtures = getattr(item, "fixturenames", ())
-        return item.get_closest_marker("browser") is not None or "playwright" in fixtures
+    for item in items:
+        if item.get_closest_marker("defaults") is not None:
+            item.add_marker(pytest.mark.xdist_group(DEFAULTS_GROUP))
+    items.sort(key=_uses_browser)
 
-    items.sort(key=uses_browser)
+
+def _end_collection_skew() -> None:
+    skew = os.environ.get("GC_CLOCK_SKEW_FILE")
+    if skew:
+        Path(skew).write_text("+0s\n", encoding="ascii")
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    # A plain run: its collection is over. An xdist worker leaves it to the
+    # controller, which waits for every worker's collection.
+    if not hasattr(session.config, "workerinput"):
+        _end_collection_skew()
+
+
+class _XdistCollections:
+    """On the xdist controller: ends the skew once every worker has collected."""
+
+    def __init__(self, config: pytest.Config) -> None:
+        self.config = config
+        self.done: set[str] = set()
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_xdist_node_collection_finished(self, node: object, ids: list[str]) -> None:
+        self.done.add(str(getattr(node, "gateway", node)))
+        if len(self.done) >= int(self.config.getoption("numprocesses") or 1):
+            _end_collection_skew()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    controller = config.pluginmanager.hasplugin("xdist") and not hasattr(config, "workerinput")
+    if os.environ.get("GC_CLOCK_SKEW_FILE") and controller:
+        config.pluginmanager.register(_XdistCollections(config), "gc-clock-skew-xdist")

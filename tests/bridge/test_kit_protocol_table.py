@@ -147,6 +147,7 @@ def _need(tool: str) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.xdist_group("rn-kit")  # the kit's npm workspace is shared
 @pytest.mark.parametrize("language", ["typescript", "kotlin"])
 def test_kit_coordinator_passes_every_case(language):
     _need("node" if language == "typescript" else "kotlinc")
@@ -204,6 +205,7 @@ MUTATIONS = [
 
 
 @pytest.mark.slow
+@pytest.mark.xdist_group("rn-kit")
 @pytest.mark.parametrize(
     ("language", "what", "original", "mutated", "failing_case"),
     MUTATIONS,

@@ -17,7 +17,8 @@ import pytest
 
 KIT = Path(__file__).resolve().parents[2] / "bridge" / "platforms" / "react-native"
 
-pytestmark = pytest.mark.slow
+# the kit's npm workspace is one directory shared by every test that builds it
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("rn-kit")]
 
 
 def _cache_root() -> Path:

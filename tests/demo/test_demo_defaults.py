@@ -17,7 +17,12 @@ from pathlib import Path
 import pytest
 from demo_helpers import REPO, DemoProcess, noise, run_demo, with_display
 
-pytestmark = [pytest.mark.desktop, pytest.mark.slow, pytest.mark.timeout(900)]
+pytestmark = [
+    pytest.mark.desktop,
+    pytest.mark.slow,
+    pytest.mark.timeout(900),
+    pytest.mark.defaults,  # port 8470 and ./.gcbridge/demo
+]
 
 README_SHOT = REPO / "docs_src" / "img" / "demo.png"
 RESTORED = "widget session restored from localStorage: signed in as alice (before any injection)"

@@ -19,6 +19,8 @@ from nc_support import ROOT, Lines, gcbridge_cmd, readme_block, user_env, wait_p
 
 from gcbridge.sso import SsoIssuer
 
+pytestmark = pytest.mark.defaults  # the README block: ports 8000 and 9000, ./.gcbridge
+
 BASE = "http://127.0.0.1:8000"
 
 

@@ -107,6 +107,7 @@ def test_a_busy_port_is_one_line_naming_the_holder_and_port_option(
     assert list(tmp_path.iterdir()) == []  # nothing written: no state dir, no demo-site.json
 
 
+@pytest.mark.defaults
 def test_the_emulator_on_defaults_with_8000_taken(tmp_path: Path) -> None:
     """``gcbridge emulator`` with no option while something holds 8000 (ours, or someone's)."""
     holder = None
