@@ -88,7 +88,7 @@ class ChromiumApp(NativeApp):
     @property
     def widget(self) -> WidgetView:
         """The widget page as a user sees it."""
-        return WidgetView(self.page)
+        return WidgetView(self.page, timeout_ms=self.wait_seconds * 1000)
 
     def _pump(self, seconds: float) -> None:
         self.page.wait_for_timeout(seconds * 1000)

@@ -26,6 +26,9 @@ _FLUSH_JS = """(token) => new Promise((resolve) => {
 class PageWaits:
     """Waits, forwarded events and requests of one launch."""
 
+    wait_seconds: float = 10.0
+    """How long a wait lasts before the scenario fails (``--gc-wait``)."""
+
     # Provided by NativeApp and its engine.
     timeline: Any
     messages: list[dict[str, Any]]
@@ -41,9 +44,11 @@ class PageWaits:
     def _inflight(self) -> int:
         raise NotImplementedError
 
-    def wait_for(self, predicate: Callable[[], bool], what: str, *, timeout: float = 10.0) -> None:
+    def wait_for(
+        self, predicate: Callable[[], bool], what: str, *, timeout: float | None = None
+    ) -> None:
         """Let the page run until ``predicate()`` holds; fail naming ``what`` after ``timeout``."""
-        deadline = time.monotonic() + timeout
+        deadline = time.monotonic() + (self.wait_seconds if timeout is None else timeout)
         while not predicate():
             if time.monotonic() > deadline:
                 raise AssertionError(
@@ -51,7 +56,7 @@ class PageWaits:
                 )
             self._pump(0.02)
 
-    def wait_for_function(self, expression: str, *, timeout: float = 10.0) -> None:
+    def wait_for_function(self, expression: str, *, timeout: float | None = None) -> None:
         """Wait until the page's ``expression`` is truthy."""
         self.wait_for(lambda: bool(self.evaluate(expression)), expression, timeout=timeout)
 
@@ -60,7 +65,7 @@ class PageWaits:
         return [m for m in self.messages if name is None or m["name"] == name]
 
     def wait_for_event(
-        self, name: str, *, count: int = 1, timeout: float = 10.0
+        self, name: str, *, count: int = 1, timeout: float | None = None
     ) -> list[dict[str, Any]]:
         """Wait until ``count`` events ``name`` reached the native side; returns them."""
         self.wait_for(lambda: len(self.events(name)) >= count, f"{count} x {name}", timeout=timeout)
@@ -82,9 +87,9 @@ class PageWaits:
         """Wait until every window message posted so far has been dispatched."""
         self.evaluate(_FLUSH_JS, f"gc-harness-flush:{secrets.token_hex(6)}")
 
-    def settle(self, *, timeout: float = 10.0) -> None:
+    def settle(self, *, timeout: float | None = None) -> None:
         """Wait until the page has handled every message and its network is idle, twice running."""
-        deadline = time.monotonic() + timeout
+        deadline = time.monotonic() + (self.wait_seconds if timeout is None else timeout)
         while True:
             before = len(self.requests)
             self.round_trip()

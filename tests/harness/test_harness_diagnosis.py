@@ -12,7 +12,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 from gcbridge_harness.engines import ENGINES, engine_status
-from test_harness_scenarios import NAIVE_BRIDGE
+from test_harness_scenarios import MUTANT_WAIT, NAIVE_BRIDGE
 
 from gcbridge.bridge import script
 
@@ -108,6 +108,7 @@ def test_each_broken_bridge_is_diagnosed(pytester: pytest.Pytester, mutant: str)
         "-p",
         "no:cacheprovider",
         "--junitxml=junit.xml",
+        *MUTANT_WAIT,
         timeout=240,
     )
 

@@ -132,3 +132,28 @@ def test_cli_help_names_every_option(capsys) -> None:
     out = capsys.readouterr().out
     for option in ("--bridge", "--engine", "--report", "-k", "-n", "--browser", "--junitxml"):
         assert option in out
+
+
+@pytest.mark.parametrize("value", ["0", "-3", "soon", "601"])
+def test_gc_wait_out_of_range_is_one_usage_error(pytester: pytest.Pytester, value: str) -> None:
+    result = _run(pytester, f"--gc-wait={value}")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    # pytest's own usage message, naming the option and the range
+    assert f"argument --gc-wait: '{value}': seconds between 0 and 600" in result.stderr.str()
+
+
+def test_gc_wait_bounds_how_long_a_scenario_waits(pytester: pytest.Pytester) -> None:
+    # A bridge that forwards nothing: the scenario's wait for the signed-in widget runs
+    # out after the time asked for (an app team's slow device: --gc-wait 30), as its
+    # failure says.
+    (pytester.path / "mute.js").write_text("window.gcBridge = {version: '0.0.0'};\n")
+    result = _run(
+        pytester,
+        "--gc-bridge=mute.js",
+        "--gc-wait=1.5",
+        "--gc-engine=chromium",
+        "-k",
+        "login_on_ready and document-end",
+    )
+    assert result.ret == pytest.ExitCode.TESTS_FAILED, result.stdout.str()
+    assert "with timeout 1500ms" in result.stdout.str()

@@ -153,7 +153,7 @@ class WebKitApp(NativeApp):
     @property
     def widget(self) -> DomWidgetView:
         """The widget page as a user sees it."""
-        return DomWidgetView(self)
+        return DomWidgetView(self, timeout=self.wait_seconds)
 
     def local_storage(self) -> dict[str, str]:
         """The widget origin's localStorage, as the harness's own world reads it."""
