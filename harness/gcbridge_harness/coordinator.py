@@ -3,7 +3,7 @@
 :class:`SsoCoordinator` decides what an app around the widget does: when to fetch ssoData,
 when to inject ``gcSsoLogin`` / ``gcSsoLogout``, when to ask the conflict UI, which results
 are stale. It performs nothing itself; the platform glue (here
-:class:`~gcbridge_harness.decisions.AppDecisions`) performs the effects it returns.
+:class:`~gcbridge_harness.app.decisions.AppDecisions`) performs the effects it returns.
 
 ``bridge/protocol/app-protocol.json`` lists its cases (inputs -> exact ordered effects); the
 kits' coordinators (``coordinator.ts``, ``GcSsoCoordinator.kt``, ``GcSsoCoordinator.swift``)
