@@ -26,12 +26,12 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=10)
     args = parser.parse_args()
 
-    from gcbridge_harness.backend import DEMO_USERS, UserDirectory, running_backend
-    from gcbridge_harness.driver import ChromiumApp
+    from gcbridge_harness.engines.chromium import ChromiumApp
+    from gcbridge_harness.engines.webkit.app import WebKitApp, WebKitRuntime
+    from gcbridge_harness.engines.webkit.client import WebKitProcess
     from gcbridge_harness.plugin import _shipped_bridge
-    from gcbridge_harness.service import ServiceClient
-    from gcbridge_harness.webkit.app import WebKitApp, WebKitRuntime
-    from gcbridge_harness.webkit.client import WebKitProcess
+    from gcbridge_harness.world.backend import DEMO_USERS, UserDirectory, running_backend
+    from gcbridge_harness.world.service import ServiceClient
     from playwright.sync_api import sync_playwright
 
     from gcbridge.browser import find_chromium

@@ -61,6 +61,14 @@ def apply(coordinator: Any, step_in: dict[str, Any]) -> list[dict[str, Any]]:
         )
     elif kind == "relaunch":
         effects = coordinator.relaunch()
+    elif kind == "page-started":
+        effects = coordinator.page_started()
+    elif kind == "restored":
+        effects = coordinator.restored()
+    elif kind == "content-terminated":
+        effects = coordinator.content_terminated()
+    elif kind == "resume":
+        effects = coordinator.resume(step_in["seconds"])
     else:
         raise ValueError(f"unknown input {kind!r}")
     # notify also hands the glue the parsed event; the table compares the rest.
@@ -70,14 +78,20 @@ def apply(coordinator: Any, step_in: dict[str, Any]) -> list[dict[str, Any]]:
 def run_case(cls: Any, table: dict[str, Any], case: dict[str, Any]) -> str | None:
     """None when every step gives exactly the table's effects, else what went wrong."""
     setup = {**table["defaults"], **case["setup"]}
-    coordinator = cls(user=setup["user"], sso=setup["sso"], triggers=frozenset(setup["triggers"]))
+    views: dict[str, Any] = {}  # one coordinator per WebView ("view", default "a")
     for index, step in enumerate(case["steps"], start=1):
+        view = step.get("view", "a")
+        if view not in views:
+            views[view] = cls(
+                user=setup["user"], sso=setup["sso"], triggers=frozenset(setup["triggers"])
+            )
         try:
-            got = apply(coordinator, step["in"])
+            got = apply(views[view], step["in"])
         except Exception as exc:  # noqa: BLE001 - a crash is a failed case, reported
             return f"step {index}: raised {type(exc).__name__}: {exc}"
         if got != step["out"]:
-            where = f"step {index} {json.dumps(step['in'])[:120]}"
+            on = f" (view {view})" if "view" in step else ""
+            where = f"step {index}{on} {json.dumps(step['in'])[:120]}"
             return f"{where}\n  expected {step['out']}\n  got      {got}"
     return None
 

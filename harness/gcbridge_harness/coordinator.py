@@ -3,11 +3,18 @@
 :class:`SsoCoordinator` decides what an app around the widget does: when to fetch ssoData,
 when to inject ``gcSsoLogin`` / ``gcSsoLogout``, when to ask the conflict UI, which results
 are stale. It performs nothing itself; the platform glue (here
-:class:`~gcbridge_harness.decisions.AppDecisions`) performs the effects it returns.
+:class:`~gcbridge_harness.app.decisions.AppDecisions`) performs the effects it returns.
 
 ``bridge/protocol/app-protocol.json`` lists its cases (inputs -> exact ordered effects); the
 kits' coordinators (``coordinator.ts``, ``GcSsoCoordinator.kt``, ``GcSsoCoordinator.swift``)
-are held to the same table. Standard library only, no I/O, no clock.
+are held to the same table. Standard library only, no I/O, no clock: the glue says how long the
+app was away (``resume(seconds)``).
+
+The WebView's life after the first load is part of the same decisions: a new document
+(``page_started``), a page back from the back-forward cache (``restored``), a dead web content
+process (``content_terminated`` -> a ``reload`` effect), the app back in the foreground
+(``resume``), Android's second ``onPageFinished`` for one document (``already-finished``). An
+answer to a fetch made for another document, or before a resume, is never injected.
 """
 
 from __future__ import annotations
@@ -21,6 +28,7 @@ __all__ = [
     "MAX_DEPTH",
     "MAX_MESSAGE_CHARS",
     "PROTOCOL",
+    "SSO_LIFETIME_SECONDS",
     "Effect",
     "SsoCoordinator",
 ]
@@ -37,6 +45,8 @@ MAX_MESSAGE_CHARS = 65536
 """bridge.js forwards at most 64 KiB (UTF-16 code units); anything larger is not from it."""
 MAX_DEPTH = 32
 MAX_CONFLICT_ROUNDS = 3
+SSO_LIFETIME_SECONDS = 300
+"""How long the service accepts ssoData after its timestamp; a resume this late re-injects."""
 
 Effect = dict[str, Any]
 """``{"do": ...}`` plus the fields of that effect (see bridge/README.md, "The app-side table")."""
@@ -95,6 +105,8 @@ class SsoCoordinator:
         self._asked_username = ""
         self._resolved: set[str] = set()
         self._rounds = 0
+        self._finished = False  # page-finished already seen for this document
+        self._stale: dict[int, str] = {}  # fetch / conflict id -> why its answer is discarded
 
     # ---- inputs ----------------------------------------------------------------------
 
@@ -126,7 +138,14 @@ class SsoCoordinator:
         return [*effects, {"do": "notify", "name": name, "event": event}]
 
     def page_finished(self) -> list[Effect]:
-        """The main frame finished loading the widget page (Android's ``onPageFinished``)."""
+        """The main frame finished loading the widget page (Android's ``onPageFinished``).
+
+        Android may report it twice for one document: the second is ignored
+        (``already-finished``), so one document gets one fetch and one login.
+        """
+        if self._finished:
+            return [_ignore("already-finished")]
+        self._finished = True
         self.ready = True
         if "page-finished" not in self.triggers:
             return [_ignore("not-a-trigger")]
@@ -151,7 +170,7 @@ class SsoCoordinator:
     ) -> list[Effect]:
         """The answer to a ``fetch`` effect: ssoData, None (no app session) or an error."""
         if fetch != self._fetching:
-            return [{"do": "discard", "reason": "stale"}]
+            return [{"do": "discard", "reason": self._stale.pop(fetch, "stale")}]
         self._fetching = None
         if error is not None:
             return [{"do": "logout"}, {"do": "error", "reason": "fetch-failed", "error": error}]
@@ -164,7 +183,7 @@ class SsoCoordinator:
     ) -> list[Effect]:
         """The answer to an ``ask-conflict`` effect: new ssoData, None (cancelled) or an error."""
         if conflict != self._asking:
-            return [{"do": "discard", "reason": "stale"}]
+            return [{"do": "discard", "reason": self._stale.pop(conflict, "stale")}]
         self._asking = None
         if error is not None:
             return [{"do": "error", "reason": "conflict-failed", "error": error}]
@@ -174,13 +193,77 @@ class SsoCoordinator:
         return [{"do": "login", "ssoData": sso_data, "trigger": "gc-sso-conflict"}]
 
     def relaunch(self) -> list[Effect]:
-        """The main frame starts loading a page (launch, reload, navigation): wait for ready."""
+        """The main frame starts loading a page (launch, reload, navigation): wait for ready.
+
+        The older, coarser form of :meth:`page_started`: answers in flight are plain ``stale``.
+        """
         self.ready = False
+        self._finished = False
         self._fetching = None
         self._asking = None
         return []
 
+    # ---- the WebView's life ----------------------------------------------------------
+
+    def page_started(self) -> list[Effect]:
+        """A new document started loading in this view (reload, navigation, a new WebView).
+
+        Not ready until the new document's gc-ready / gc-loaded (or page-finished); an answer
+        still in flight belongs to the old document (``stale-document``).
+        """
+        self._new_document()
+        return []
+
+    def restored(self) -> list[Effect]:
+        """The page came back from the back-forward cache (``pageshow`` with ``persisted``).
+
+        The document is ready as it was, but its login state may be old: fetch fresh ssoData
+        for the app's user, or sign the widget out when nobody is signed in.
+        """
+        self._orphan("stale-document")
+        self.ready = True
+        self._finished = True
+        if not self.sso:
+            return [_ignore("sso-off")]
+        if self.user is None:
+            return [{"do": "logout"}]
+        return self._trigger("restored")
+
+    def content_terminated(self) -> list[Effect]:
+        """The web content process died (blank view, dead bridge): reload the page."""
+        self._new_document()
+        return [{"do": "reload", "reason": "content-process-terminated"}]
+
+    def resume(self, seconds: float) -> list[Effect]:
+        """The app came back to the foreground after ``seconds`` away.
+
+        A fetch in flight was made before: its answer is discarded (``fetched-before-resume``)
+        and a fresh one replaces it. After the ssoData lifetime the widget's login is renewed.
+        A conflict question stays open (the user answers it in the app's own UI).
+        """
+        was_fetching = self._fetching is not None
+        self._orphan("fetched-before-resume", conflicts=False)
+        if not (was_fetching or seconds >= SSO_LIFETIME_SECONDS):
+            return []
+        if not self.sso or not self.ready or self.user is None:
+            return []
+        return self._trigger("resume")
+
     # ---- decisions -------------------------------------------------------------------
+
+    def _orphan(self, reason: str, *, conflicts: bool = True) -> None:
+        """Answers in flight (fetches; conflicts unless told) are discarded with ``reason``."""
+        if self._fetching is not None:
+            self._stale[self._fetching] = reason
+            self._fetching = None
+        if conflicts and self._asking is not None:
+            self._stale[self._asking] = reason
+            self._asking = None
+
+    def _new_document(self) -> None:
+        self._orphan("stale-document")
+        self.ready = False
+        self._finished = False
 
     def _new_login_state(self, user: str | None) -> None:
         self.user = user

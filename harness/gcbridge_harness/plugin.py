@@ -12,7 +12,7 @@ Fixtures:
 - ``bridge_script``     the text of the bridge.js under test (session)
 - ``emulator``          a running emulator on a free loopback port (module)
 - ``customer_backend``  the sample customer backend, signing for the emulator's site (module)
-- ``service``           a :class:`~gcbridge_harness.service.ServiceClient` of the emulator (module)
+- ``service``           a :class:`~gcbridge_harness.world.service.ServiceClient` (module)
 - ``native_app``        ``native_app(injection_point, **options) -> NativeApp``: launches the app
 - ``frame_server``      serves test pages on another origin (a hostile frame) (module)
 
@@ -32,13 +32,13 @@ from typing import Any
 
 import pytest
 
-from gcbridge_harness.engines import ENGINES, selected_engines
+from gcbridge_harness.engines.selection import ENGINES, selected_engines
 
 _CALL_PASSED = pytest.StashKey[bool]()
 POINTS = ("document-start", "document-end", "page-finished")
 
 # Timelines and diagnoses in failures, stable ids, usage errors, --gc-report.
-pytest_plugins = ["gcbridge_harness.reporting"]
+pytest_plugins = ["gcbridge_harness.report.reporting"]
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -90,7 +90,7 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "browser: needs a browser engine (Chromium or WebKit)")
     # Registered now, after every entry-point plugin, so that its browser_type_launch_args
     # overrides pytest-playwright's whatever order the plugins were installed in.
-    config.pluginmanager.import_plugin("gcbridge_harness.launch_args")
+    config.pluginmanager.import_plugin("gcbridge_harness.engines.launch_args")
 
 
 def pytest_report_header(config: pytest.Config) -> list[str]:
@@ -136,7 +136,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
 
 @pytest.fixture
 def injection_point(request: pytest.FixtureRequest) -> str:
-    """Where the app installs bridge.js (see :mod:`gcbridge_harness.platforms`)."""
+    """Where the app installs bridge.js (see :mod:`gcbridge_harness.app.platforms`)."""
     point: str = request.param
     return point
 
@@ -154,7 +154,7 @@ def engine(request: pytest.FixtureRequest) -> str:
 @pytest.fixture(scope="session")
 def webkit_process() -> Iterator[Any]:
     """The WebKit driver process (WebKitGTK under its own Xvfb) of the session."""
-    from gcbridge_harness.webkit.client import WebKitProcess
+    from gcbridge_harness.engines.webkit.client import WebKitProcess
 
     process = WebKitProcess()
     yield process
@@ -202,7 +202,7 @@ def emulator(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
 @pytest.fixture(scope="module")
 def customer_backend(emulator: Any) -> Iterator[Any]:
     """The sample customer backend, signing ssoData with the emulator site's SSO secret."""
-    from gcbridge_harness.backend import DEMO_USERS, UserDirectory, running_backend
+    from gcbridge_harness.world.backend import DEMO_USERS, UserDirectory, running_backend
 
     with running_backend(emulator.site.sso_secret, users=UserDirectory(DEMO_USERS)) as backend:
         yield backend
@@ -211,7 +211,7 @@ def customer_backend(emulator: Any) -> Iterator[Any]:
 @pytest.fixture(scope="module")
 def service(emulator: Any) -> Iterator[Any]:
     """An HTTP client of the emulator's public API, for the emulator's first site."""
-    from gcbridge_harness.service import ServiceClient
+    from gcbridge_harness.world.service import ServiceClient
 
     site = emulator.site
     client = ServiceClient(emulator.url, site.shortname, site.sso_public_key)
@@ -222,7 +222,7 @@ def service(emulator: Any) -> Iterator[Any]:
 @pytest.fixture(scope="module")
 def frame_server() -> Iterator[Any]:
     """Test pages on an origin of their own: ``frame_server.serve(path, html) -> url``."""
-    from gcbridge_harness.frames import FrameServer
+    from gcbridge_harness.world.frames import FrameServer
 
     with FrameServer() as server:
         yield server
@@ -243,18 +243,18 @@ def native_app(
     Apps a passing test did not ``finish()`` are checked at teardown (ssoData
     leaks, transport misuse, page errors); all are closed.
     """
-    from gcbridge_harness.native_app import NativeApp
-    from gcbridge_harness.platforms import InjectionPoint
-    from gcbridge_harness.reporting import APPS
+    from gcbridge_harness.app.native_app import NativeApp
+    from gcbridge_harness.app.platforms import InjectionPoint
+    from gcbridge_harness.report.reporting import APPS
 
     app_class: Any
     if engine == "webkit":
-        from gcbridge_harness.webkit.app import WebKitApp, WebKitRuntime
+        from gcbridge_harness.engines.webkit.app import WebKitApp, WebKitRuntime
 
         app_class = WebKitApp
         runtime: Any = WebKitRuntime(request.getfixturevalue("webkit_process"), tmp_path)
     else:
-        from gcbridge_harness.driver import ChromiumApp
+        from gcbridge_harness.engines.chromium import ChromiumApp
 
         app_class = ChromiumApp
         runtime = request.getfixturevalue("browser")

@@ -53,10 +53,19 @@ RULES = {
     "foreign or malformed messages": "foreign-and-malformed-messages-do-nothing",
     "unknown names": "unknown-events-are-passed-on-and-nothing-else",
     "relaunch": "relaunch-waits-for-ready-again",
+    # issue 21: the WebView's life after the first load
+    "reload: a new document, fresh ssoData": "reload-injects-freshly-fetched-ssoData",
+    "restored from the back-forward cache": "restored-from-cache-fetches-fresh-ssoData",
+    "content process terminated": "content-terminated-reloads-and-signs-in-again",
+    "resumed after N seconds": "resume-after-the-ssoData-lifetime-reinjects",
+    "a second page-finished": "second-page-finished-is-ignored",
+    "two views": "two-views-each-signed-in-once",
 }
 INPUTS = {"message", "page-finished", "app-login", "app-logout", "fetch-result"}
 INPUTS |= {"conflict-result", "relaunch"}
+INPUTS |= {"page-started", "restored", "content-terminated", "resume"}
 EFFECTS = {"fetch", "login", "logout", "ask-conflict", "discard", "error", "ignore", "notify"}
+EFFECTS |= {"reload"}
 
 
 def _steps() -> list[tuple[str, dict[str, Any]]]:
@@ -95,10 +104,14 @@ def test_sso_data_appears_in_no_effect_but_the_injection():
                     assert not any(s in json.dumps(effect) for s in secrets), (case["name"], effect)
         # ... and in what the reference coordinator really returns, parsed events included
         setup = {**TABLE["defaults"], **case["setup"]}
-        coordinator = SsoCoordinator(
-            user=setup["user"], sso=setup["sso"], triggers=frozenset(setup["triggers"])
-        )
+        views: dict[str, SsoCoordinator] = {}
         for step in case["steps"]:
+            coordinator = views.setdefault(
+                step.get("view", "a"),
+                SsoCoordinator(
+                    user=setup["user"], sso=setup["sso"], triggers=frozenset(setup["triggers"])
+                ),
+            )
             for effect in run_python.apply(coordinator, step["in"]):
                 if effect["do"] != "login":
                     assert not any(s in json.dumps(effect) for s in secrets), (case["name"], effect)

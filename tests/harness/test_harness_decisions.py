@@ -8,10 +8,10 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import Any
 
-from gcbridge_harness.backend import AppUser
+from gcbridge_harness.app.decisions import DEFAULT_TRIGGERS, AppDecisions
 from gcbridge_harness.coordinator import SsoCoordinator
-from gcbridge_harness.decisions import DEFAULT_TRIGGERS, AppDecisions
-from gcbridge_harness.timeline import Timeline
+from gcbridge_harness.report.timeline import Timeline
+from gcbridge_harness.world.backend import AppUser
 
 ALICE = AppUser(id="u-alice", username="alice", email="alice@example.com", token="t-alice")  # noqa: S106
 BOB = AppUser(id="u-bob", username="bob", email="bob@example.com", token="t-bob")  # noqa: S106

@@ -9,8 +9,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from gcbridge_harness.frames import FrameServer
-from gcbridge_harness.platforms import NO_DOM_STORAGE_SCRIPT, at_document_end
+from gcbridge_harness.app.platforms import NO_DOM_STORAGE_SCRIPT, at_document_end
+from gcbridge_harness.world.frames import FrameServer
 
 pytestmark = pytest.mark.browser
 

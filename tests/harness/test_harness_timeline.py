@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from gcbridge_harness.diagnosis import diagnose
-from gcbridge_harness.report import matrix_text
-from gcbridge_harness.timeline import Timeline, mask
+from gcbridge_harness.report.diagnosis import diagnose
+from gcbridge_harness.report.html import matrix_text
+from gcbridge_harness.report.timeline import Timeline, mask
 
 from gcbridge.sso import SsoIssuer
 

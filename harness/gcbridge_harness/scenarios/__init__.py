@@ -7,6 +7,6 @@
 
 Every scenario runs in each engine (Chromium, WebKit) at the three injection
 points (document-start, document-end, page-finished) and ends with the ssoData
-leak check of :mod:`gcbridge_harness.leaks`. Scenarios use only the
-engine-neutral API of :class:`~gcbridge_harness.native_app.NativeApp`.
+leak check of :mod:`gcbridge_harness.report.leaks`. Scenarios use only the
+engine-neutral API of :class:`~gcbridge_harness.app.native_app.NativeApp`.
 """

@@ -1,6 +1,6 @@
 """The sample customer backend of the demo: app sign-in, ssoData, webhook receiver.
 
-It is the harness's sample backend (:mod:`gcbridge_harness.backend`: the app's users
+It is the harness's sample backend (:mod:`gcbridge_harness.world.backend`: the app's users
 behind ``Authorization: Bearer <app token>``, and ``GET /sso-data`` from
 :func:`gcbridge.sso.fastapi.sso_router`), reused as is, plus two routes the demo needs:
 
@@ -29,7 +29,7 @@ __all__ = ["ReceiverState", "create_backend_app", "demo_usernames"]
 
 def demo_usernames() -> list[str]:
     """The users the app offers to sign in (the harness's ``DEMO_USERS``)."""
-    from gcbridge_harness.backend import DEMO_USERS
+    from gcbridge_harness.world.backend import DEMO_USERS
 
     return [user.username for user in DEMO_USERS]
 
@@ -49,8 +49,8 @@ class _Login(BaseModel):
 
 def create_backend_app(sso_secret: str, timeline: Timeline, receiver: ReceiverState) -> FastAPI:
     """Build the backend; ``sso_secret`` is the site's SSO secret (it signs ssoData)."""
-    from gcbridge_harness.backend import DEMO_USERS
-    from gcbridge_harness.backend import create_backend_app as create_sample_backend
+    from gcbridge_harness.world.backend import DEMO_USERS
+    from gcbridge_harness.world.backend import create_backend_app as create_sample_backend
 
     from gcbridge.webhooks import WebhookError, construct_delivery
 

@@ -12,18 +12,18 @@ import contextlib
 from typing import Any, ClassVar
 from urllib.parse import urlsplit
 
-from gcbridge_harness import observe
-from gcbridge_harness.decisions import LoginResponse
-from gcbridge_harness.leaks import LOGIN_PATH
-from gcbridge_harness.native_app import NativeApp, origin_of
-from gcbridge_harness.platforms import (
+from gcbridge_harness.app.decisions import LoginResponse
+from gcbridge_harness.app.native_app import NativeApp, origin_of
+from gcbridge_harness.app.platforms import (
     BINDING,
     NO_DOM_STORAGE_SCRIPT,
     at_document_end,
     at_document_start,
     shim_script,
 )
-from gcbridge_harness.widget_view import WidgetView
+from gcbridge_harness.app.widget_view import WidgetView
+from gcbridge_harness.report import observe
+from gcbridge_harness.report.leaks import LOGIN_PATH
 
 __all__ = ["ChromiumApp", "origin_of"]
 

@@ -6,7 +6,7 @@ then one section per run: outcome, diagnosis, the timeline of every launch, and
 for a failure the widget's last screenshot and, in Chromium, the Playwright trace
 (``playwright show-trace DIR/artifacts/<run>.trace.zip``) under ``DIR/artifacts/``.
 
-A row is the dict :mod:`gcbridge_harness.reporting` builds per run: ``nodeid``,
+A row is the dict :mod:`gcbridge_harness.report.reporting` builds per run: ``nodeid``,
 ``scenario``, ``engine``, ``point``, ``outcome`` (passed/failed/skipped),
 ``message``, ``diagnosis``, ``timelines``, ``screenshots``, ``traces``.
 """

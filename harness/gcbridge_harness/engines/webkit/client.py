@@ -52,7 +52,7 @@ class WebKitProcess:
         env = {**os.environ, "DISPLAY": display, "GDK_BACKEND": "x11", "NO_AT_BRIDGE": "1"}
         env.pop("WAYLAND_DISPLAY", None)
         self._proc = subprocess.Popen(
-            [sys.executable, "-m", "gcbridge_harness.webkit.driver_main"],
+            [sys.executable, "-m", "gcbridge_harness.engines.webkit.driver_main"],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,

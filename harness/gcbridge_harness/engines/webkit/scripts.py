@@ -12,22 +12,22 @@ Two worlds besides the page's own:
   is the top one and its origin. WebKitGTK gives the app no frame for a script
   message (iOS has ``WKScriptMessage.frameInfo``); this is the harness's stand-in.
 
-The probe (:data:`gcbridge_harness.observe.PROBE_SCRIPT`, the one Chromium runs)
+The probe (:data:`gcbridge_harness.report.observe.PROBE_SCRIPT`, the one Chromium runs)
 reports what the widget emitted, what other frames posted and what bridge.js
 posted through the relay too, for the failure timeline and its diagnosis.
 
 The page prelude (main world, every frame, document start) reports console
 output, uncaught errors and the page's fetches in flight through the relay, and
 defines the React Native and Android transports
-(:func:`~gcbridge_harness.platforms.shim_script`) over it.
+(:func:`~gcbridge_harness.app.platforms.shim_script`) over it.
 """
 
 from __future__ import annotations
 
 import json
 
-from gcbridge_harness.observe import PROBE_BINDING, PROBE_SCRIPT
-from gcbridge_harness.platforms import Platform, shim_script
+from gcbridge_harness.app.platforms import Platform, shim_script
+from gcbridge_harness.report.observe import PROBE_BINDING, PROBE_SCRIPT
 
 __all__ = [
     "BRIDGE_WORLD",

@@ -1,6 +1,6 @@
 """The widget page as a user sees it, read and driven through the DOM: :class:`DomWidgetView`.
 
-The WebKit driver has no locators: this is :class:`~gcbridge_harness.widget_view.WidgetView`'s
+The WebKit driver has no locators: this is :class:`~gcbridge_harness.app.widget_view.WidgetView`'s
 engine-neutral part (what the shipped scenarios use) in plain DOM calls, on the
 same ``data-testid`` hooks and ``data-gc-session`` attribute.
 """

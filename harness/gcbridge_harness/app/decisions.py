@@ -1,6 +1,6 @@
 """The app's decisions (spec 6.2), taken by the protocol coordinator and performed here.
 
-:class:`AppDecisions` is mixed into :class:`~gcbridge_harness.native_app.NativeApp`;
+:class:`AppDecisions` is mixed into :class:`~gcbridge_harness.app.native_app.NativeApp`;
 it hands what the bridge forwards (``_on_native``), page finished and the app's own
 login state (``app_login``/``app_logout``) to a
 :class:`~gcbridge_harness.coordinator.SsoCoordinator`, which decides (when to fetch,
@@ -16,8 +16,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from gcbridge_harness.backend import AppUser
 from gcbridge_harness.coordinator import MAX_CONFLICT_ROUNDS, Effect, SsoCoordinator
+from gcbridge_harness.world.backend import AppUser
 
 __all__ = ["AppDecisions", "DEFAULT_TRIGGERS", "Injection", "LoginResponse", "MAX_CONFLICT_ROUNDS"]
 

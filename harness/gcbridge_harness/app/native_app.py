@@ -3,9 +3,9 @@
 :class:`NativeApp` does what an iOS, Android or React Native app does:
 
 1. calls thread-load (spec 4.1) and appends ``&api_public_key=`` (optional);
-2. installs bridge.js at its injection point (see :mod:`gcbridge_harness.platforms`);
+2. installs bridge.js at its injection point (see :mod:`gcbridge_harness.app.platforms`);
 3. receives the widget's events through its platform's transport and reacts
-   (:mod:`gcbridge_harness.decisions`): on ``gc-ready``, ``gc-loaded`` and
+   (:mod:`gcbridge_harness.app.decisions`): on ``gc-ready``, ``gc-loaded`` and
    ``gc-sso-auth`` (and, at page-finished, on page finished) it fetches fresh
    ssoData from the customer backend and injects ``window.gcSsoLogin(<JSON
    string>)``; on ``gc-sso-conflict`` it asks ``on_conflict(username)``;
@@ -13,8 +13,8 @@
    ``window.gcSsoLogout()`` on :meth:`app_logout`;
 5. records a :class:`Timeline` of all of it.
 
-The engine underneath is a subclass: :class:`~gcbridge_harness.driver.ChromiumApp`
-(Playwright) or :class:`~gcbridge_harness.webkit.app.WebKitApp` (WebKitGTK).
+The engine underneath is a subclass: :class:`~gcbridge_harness.engines.chromium.ChromiumApp`
+(Playwright) or :class:`~gcbridge_harness.engines.webkit.app.WebKitApp` (WebKitGTK).
 What they share, and what scenarios may use in both, is here.
 """
 
@@ -26,18 +26,18 @@ from collections.abc import Callable, Iterable
 from typing import Any, ClassVar
 from urllib.parse import quote, urlsplit
 
-from gcbridge_harness.backend import AppUser, CustomerBackend
-from gcbridge_harness.decisions import (
+from gcbridge_harness.app.decisions import (
     DEFAULT_TRIGGERS,
     AppDecisions,
     Injection,
     LoginResponse,
 )
-from gcbridge_harness.leaks import SsoLeakChecker
-from gcbridge_harness.page_waits import PageWaits
-from gcbridge_harness.platforms import PLATFORM_OF, InjectionPoint, at_page_finished
-from gcbridge_harness.service import ServiceClient
-from gcbridge_harness.timeline import Timeline, TimelineEntry
+from gcbridge_harness.app.page_waits import PageWaits
+from gcbridge_harness.app.platforms import PLATFORM_OF, InjectionPoint, at_page_finished
+from gcbridge_harness.report.leaks import SsoLeakChecker
+from gcbridge_harness.report.timeline import Timeline, TimelineEntry
+from gcbridge_harness.world.backend import AppUser, CustomerBackend
+from gcbridge_harness.world.service import ServiceClient
 
 __all__ = [
     "NativeApp",

@@ -1,7 +1,7 @@
 """The WebKit driver process: WebKitGTK (WebKit2 4.1) views driven by JSON lines on stdin/stdout.
 
-Run by :class:`gcbridge_harness.webkit.client.WebKitProcess` under its own Xvfb
-(``python -m gcbridge_harness.webkit.driver_main``). GTK owns this process's main
+Run by :class:`gcbridge_harness.engines.webkit.client.WebKitProcess` under its own Xvfb
+(``python -m gcbridge_harness.engines.webkit.driver_main``). GTK owns this process's main
 thread; a reader thread hands each stdin line to the main loop.
 
 Commands (one JSON object a line, ``id`` echoed in the reply ``{"id", "ok", ...}``):

@@ -18,11 +18,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
-from gcbridge_harness.decisions import LoginResponse
-from gcbridge_harness.leaks import LOGIN_PATH, PAGE_STATE_JS
-from gcbridge_harness.native_app import NativeApp
-from gcbridge_harness.webkit.client import WebKitProcess
-from gcbridge_harness.webkit.scripts import (
+from gcbridge_harness.app.decisions import LoginResponse
+from gcbridge_harness.app.native_app import NativeApp
+from gcbridge_harness.engines.webkit.client import WebKitProcess
+from gcbridge_harness.engines.webkit.scripts import (
     BRIDGE_HANDLER,
     BRIDGE_WORLD,
     RELAY,
@@ -31,7 +30,8 @@ from gcbridge_harness.webkit.scripts import (
     prelude,
     probe,
 )
-from gcbridge_harness.webkit.widget import DomWidgetView
+from gcbridge_harness.engines.webkit.widget import DomWidgetView
+from gcbridge_harness.report.leaks import LOGIN_PATH, PAGE_STATE_JS
 
 __all__ = ["WebKitApp", "WebKitRuntime"]
 

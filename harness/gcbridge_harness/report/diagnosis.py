@@ -1,8 +1,9 @@
 """Known ways a bridge fails, each turned into one line in an app team's words.
 
-:func:`diagnose` reads what one launch recorded (its :class:`~gcbridge_harness.timeline.Timeline`,
-the messages the app received, what it injected) and the failure's text, and
-returns the diagnosis lines whose pattern fits, most specific first, e.g.::
+:func:`diagnose` reads what one launch recorded (its
+:class:`~gcbridge_harness.report.timeline.Timeline`, the messages the app received,
+what it injected) and the failure's text, and returns the diagnosis lines whose
+pattern fits, most specific first, e.g.::
 
     the widget sent gc-sso-conflict at 0.41 s; the app never received it:
     your bridge did not forward it
@@ -15,7 +16,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from gcbridge_harness.timeline import Timeline, TimelineEntry
+from gcbridge_harness.report.timeline import Timeline, TimelineEntry
 
 __all__ = ["diagnose", "LOGIN_REASONS"]
 

@@ -1,7 +1,7 @@
 """pytest hooks that make a harness run readable by an app team and its CI.
 
 - every failure of a scenario ends with the launches' timelines and, where a known
-  pattern fits, a diagnosis line (:mod:`gcbridge_harness.diagnosis`); the diagnosis
+  pattern fits, a diagnosis line (:mod:`gcbridge_harness.report.diagnosis`); the diagnosis
   also leads the one-line failure message (short summary, JUnit ``message``);
 - ids do not depend on where ``--gc-bridge`` lives: a shipped scenario is
   ``gcbridge_harness/scenarios/<module>.py::<test>[<params>]`` wherever the
@@ -9,7 +9,7 @@
 - ``--gc-bridge`` that is missing or unreadable, or a browser that was asked for
   and is not there, is one usage error (exit 4); a run whose scenarios were all
   skipped fails (exit 1): zero executed scenarios is never success;
-- ``--gc-report DIR`` writes ``DIR/index.html`` (:mod:`gcbridge_harness.report`).
+- ``--gc-report DIR`` writes ``DIR/index.html`` (:mod:`gcbridge_harness.report.html`).
 
 Registered by :mod:`gcbridge_harness.plugin`; works under pytest-xdist (each
 worker adds its row to its reports, the controller writes the report).
@@ -27,8 +27,8 @@ from typing import Any
 import pytest
 
 import gcbridge_harness
-from gcbridge_harness import observe
-from gcbridge_harness.diagnosis import diagnose
+from gcbridge_harness.report import observe
+from gcbridge_harness.report.diagnosis import diagnose
 
 __all__ = ["APPS", "scenario_params", "bridge_path"]
 
@@ -75,7 +75,7 @@ def _check_engines(config: pytest.Config, *, running: bool) -> None:
     ``GC_BROWSER`` (unless ``--gc-engine webkit``). When scenarios are to run
     (``running``) with the default selection, at least one engine must be found.
     """
-    from gcbridge_harness.engines import engine_status, not_usable, selected_engines
+    from gcbridge_harness.engines.selection import engine_status, not_usable, selected_engines
 
     option = config.getoption("gc_engine", None)
     statuses, _ = selected_engines(config)  # a named engine that is missing raises here
@@ -300,7 +300,7 @@ class _Recorder:
             )
         directory = self.config.stash.get(_REPORT_DIR, None)
         if directory is not None:
-            from gcbridge_harness.report import write_report
+            from gcbridge_harness.report.html import write_report
 
             bridge = bridge_path(self.config)
             write_report(directory, self.rows, bridge=str(bridge) if bridge else "shipped")

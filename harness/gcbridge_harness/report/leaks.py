@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote, quote_plus, urlsplit
 
-from gcbridge_harness.timeline import mask
+from gcbridge_harness.report.timeline import mask
 
 __all__ = ["SsoLeakChecker", "SsoLeak", "needles_for", "PAGE_STATE_JS"]
 

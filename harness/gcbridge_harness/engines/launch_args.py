@@ -23,7 +23,7 @@ def browser_type_launch_args(
     try:
         path = find_chromium(pytestconfig.getoption("gc_browser"))
     except BrowserNotFound as exc:  # a browser asked for and missing is never a skip
-        from gcbridge_harness.engines import EngineStatus, not_usable
+        from gcbridge_harness.engines.selection import EngineStatus, not_usable
 
         status = EngineStatus("chromium", False, str(exc), install_hint())
         pytest.exit(not_usable(status), returncode=pytest.ExitCode.USAGE_ERROR)
