@@ -1,4 +1,4 @@
-// Runs bridge/protocol/app-protocol.json against the compiled coordinator.ts with Node's
+// Runs protocol/app-protocol.json (the kit's copy of bridge/protocol/app-protocol.json) against the compiled coordinator.ts with Node's
 // built-in test runner, one test per case:
 //   GC_COORDINATOR_JS=<build>/coordinator.js GC_APP_PROTOCOL=<table> node --test <this file>
 // `python bridge/protocol/kits_check.py` compiles coordinator.ts with the kit's tsc and runs it.
@@ -8,8 +8,8 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 
-const tablePath = process.env.GC_APP_PROTOCOL || path.join(__dirname, '..', '..', '..', 'protocol', 'app-protocol.json');
-const { SsoCoordinator } = require(process.env.GC_COORDINATOR_JS || path.join(__dirname, '..', 'build', 'coordinator.js'));
+const tablePath = process.env.GC_APP_PROTOCOL || path.join(__dirname, '..', 'protocol', 'app-protocol.json');
+const { SsoCoordinator } = require(process.env.GC_COORDINATOR_JS || path.join(__dirname, '..', 'build-node', 'coordinator.js'));
 const table = JSON.parse(fs.readFileSync(tablePath, 'utf8'));
 
 function apply(coordinator, input) {
