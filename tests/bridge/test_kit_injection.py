@@ -145,9 +145,7 @@ def test_kotlin_lifecycle_script_reports_a_restore_once(kotlin_output):
 
 def _swift_multiline_literal(source: str, name: str) -> str:
     """The value of ``static let <name> = \"\"\" ... \"\"\"`` (no interpolation in it)."""
-    match = re.search(
-        rf'static let {name} = """\n(.*?)\n([ \t]*)"""', source, re.DOTALL
-    )
+    match = re.search(rf'static let {name} = """\n(.*?)\n([ \t]*)"""', source, re.DOTALL)
     assert match is not None, name
     body, indent = match.group(1), match.group(2)
     assert "\\(" not in body, "no interpolation"

@@ -217,11 +217,15 @@ def _syntax_errors(grammar_module: str, source: bytes) -> list[str]:
     return found
 
 
-@pytest.mark.parametrize(("language", "grammar"), [("swift", "tree_sitter_swift"), ("kotlin", "tree_sitter_kotlin")])
+@pytest.mark.parametrize(
+    ("language", "grammar"), [("swift", "tree_sitter_swift"), ("kotlin", "tree_sitter_kotlin")]
+)
 def test_every_native_snippet_of_the_docs_parses(language, grammar):
     found = snippets(language)
     assert len(found) >= 2, f"no {language} snippets found"
-    problems = {where: errs for where, code in found if (errs := _syntax_errors(grammar, code.encode()))}
+    problems = {
+        where: errs for where, code in found if (errs := _syntax_errors(grammar, code.encode()))
+    }
     assert problems == {}
 
 
