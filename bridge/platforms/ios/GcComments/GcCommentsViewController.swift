@@ -173,7 +173,12 @@ public final class GcCommentsViewController: UIViewController, WKScriptMessageHa
                 onWidgetEvent?(name, event)
             case .reload:
                 onContentProcessGone?()
-                webView.reload()
+                // After a termination webView.url can be nil, and reload() then does nothing.
+                if webView.url == nil {
+                    webView.load(URLRequest(url: widgetURL))
+                } else {
+                    webView.reload()
+                }
             case .ignore, .discard:
                 break
             }
