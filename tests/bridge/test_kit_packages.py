@@ -15,6 +15,7 @@ npm comes from the npm registry only (pinned versions); skipped with the reason 
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import re
 import shutil
@@ -239,6 +240,15 @@ def test_swift_package_layout():
     for resource in ("gc-bridge.js", "app-protocol.json"):
         assert f'.copy("{resource}")' in manifest
         assert (PLATFORMS / "ios" / "GcComments" / resource).is_file()
+    # The table's Swift runner, for Xcode: a test target that feeds every kind of input.
+    assert 'path: "Tests/GcCommentsTests"' in manifest
+    runner = (PLATFORMS / "ios/Tests/GcCommentsTests/GcSsoCoordinatorTableTests.swift").read_text()
+    assert _syntax_errors("tree_sitter_swift", runner.encode()) == []
+    table = json.loads(TABLE.read_text(encoding="utf-8"))
+    inputs = {step["in"]["in"] for case in table["cases"] for step in case["steps"]}
+    for kind in inputs:
+        assert f'case "{kind}":' in runner, kind
+    assert 'step["view"]' in runner
     # SwiftPM resources live in Bundle.module; a copied-in kit reads Bundle.main.
     loader = (PLATFORMS / "ios" / "GcComments" / "GcBridgeScript.swift").read_text()
     assert "#if SWIFT_PACKAGE" in loader and "Bundle.module" in loader

@@ -21,5 +21,11 @@ let package = Package(
                 .copy("app-protocol.json"),
             ]
         ),
+        // The app-side protocol table against GcSsoCoordinator (run in Xcode on a simulator).
+        .testTarget(
+            name: "GcCommentsTests",
+            dependencies: ["GcComments"],
+            path: "Tests/GcCommentsTests"
+        ),
     ]
 )
