@@ -169,7 +169,13 @@ def bridge_script(pytestconfig: pytest.Config) -> str:
         path = Path(pytestconfig.invocation_params.dir, option)
         if not path.is_file():
             raise pytest.UsageError(f"--gc-bridge {option}: no such file")
-        return path.read_text(encoding="utf-8")
+        # bridge.js itself, or the bridge.js a React Native app's bridgeSource.ts holds
+        from gcbridge.bridge import BridgeError, bridge_text
+
+        try:
+            return bridge_text(path)
+        except BridgeError as exc:
+            raise pytest.UsageError(f"--gc-bridge {option}: [{exc.reason}] {exc}") from None
     return _shipped_bridge()
 
 

@@ -4,21 +4,49 @@
 package data next to this module (hatch ``force-include``); editable installs
 and source checkouts read the repository's copy. Apps pin the version and the
 sha256 printed by ``gcbridge bridge --version`` / ``--sha256``.
+
+A React Native app ships bridge.js inside a TypeScript module (``bridgeSource.ts``:
+``BRIDGE_SOURCE`` as a JSON string literal, with ``BRIDGE_VERSION`` and ``BRIDGE_SHA256``).
+:func:`typescript_module` writes that module (``gcbridge bridge --print --format ts``) and
+:func:`load` / :func:`bridge_text` read bridge.js back out of it, checking its pin, so that the
+harness runs on exactly what the app ships.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from gcbridge.errors import GcBridgeError
 
-__all__ = ["BridgeError", "BridgeScript", "bridge_path", "load", "script"]
+__all__ = [
+    "TS_SUFFIXES",
+    "BridgeError",
+    "BridgeScript",
+    "bridge_path",
+    "bridge_text",
+    "load",
+    "script",
+    "source_from_typescript",
+    "typescript_module",
+]
 
 # Also matches minified copies (any quote, any spacing, mid-line).
 _VERSION_RE = re.compile(r"""\bvar VERSION\s*=\s*(['"])([^'"\\]+)\1""")
+
+TS_SUFFIXES = frozenset({".ts", ".tsx", ".mts", ".cts"})
+"""Files read as a bridgeSource.ts module rather than as bridge.js itself."""
+
+_TS_CONST_RE = re.compile(
+    r"\bexport\s+const\s+(BRIDGE_SOURCE|BRIDGE_SHA256|BRIDGE_VERSION)\b[^=]*=\s*"
+)
+_TS_HEADER = (
+    "Generated from bridge.js by `gcbridge bridge --print --format ts` "
+    "(or bridge/platforms/sync_kits.py). Do not edit."
+)
 
 
 class BridgeError(GcBridgeError):
@@ -59,13 +87,94 @@ def bridge_path() -> Path:
     raise BridgeError(f"bridge.js not found next to {Path(__file__).name} nor at {in_repo}")
 
 
+def typescript_module(bridge: BridgeScript) -> str:
+    """``bridgeSource.ts`` for the React Native kit: bridge.js as a string, with its pin.
+
+    The string is a JSON literal (also a TypeScript one), ASCII only: U+2028 / U+2029 and every
+    non-ASCII character are escaped, so no bundler or editor can change the bytes it stands for.
+    """
+    return f"""// {_TS_HEADER}
+/* eslint-disable */
+
+/** bridge.js version this kit embeds. */
+export const BRIDGE_VERSION = {json.dumps(bridge.version)};
+
+/** sha256 of bridge.js's UTF-8 bytes (`gcbridge bridge --sha256`). */
+export const BRIDGE_SHA256 = {json.dumps(bridge.sha256)};
+
+/** The text of bridge.js, injected as is. */
+export const BRIDGE_SOURCE: string = {json.dumps(bridge.text, ensure_ascii=True)};
+"""
+
+
+def source_from_typescript(text: str, *, where: str = "bridgeSource.ts") -> BridgeScript:
+    """bridge.js out of a ``bridgeSource.ts`` module, checked against the module's own pin.
+
+    Raises :class:`BridgeError` (``bridge_ts_no_source``) without an ``export const
+    BRIDGE_SOURCE = "..."`` JSON string literal, and (``bridge_pin_mismatch``) when the module's
+    ``BRIDGE_SHA256`` or ``BRIDGE_VERSION`` is not that of the source it holds: the React Native
+    kit refuses such a module at run time, so it is not a bridge the app could ship.
+    """
+    found: dict[str, str] = {}
+    decoder = json.JSONDecoder()
+    for match in _TS_CONST_RE.finditer(text):
+        try:
+            value, _ = decoder.raw_decode(text, match.end())
+        except ValueError:
+            value = None
+        if isinstance(value, str):
+            found.setdefault(match.group(1), value)
+    if "BRIDGE_SOURCE" not in found:
+        raise BridgeError(
+            f'{where}: no `export const BRIDGE_SOURCE = "..."` (a double-quoted JSON string);'
+            " regenerate it with: gcbridge bridge --print --format ts",
+            reason="bridge_ts_no_source",
+        )
+    bridge = BridgeScript.from_bytes(found["BRIDGE_SOURCE"].encode("utf-8"))
+    for name, actual in (("BRIDGE_SHA256", bridge.sha256), ("BRIDGE_VERSION", bridge.version)):
+        pinned = found.get(name)
+        if pinned is not None and pinned != actual:
+            raise BridgeError(
+                f"{where}: {name} is {pinned} but the BRIDGE_SOURCE it holds has {actual};"
+                " regenerate it with: gcbridge bridge --print --format ts",
+                reason="bridge_pin_mismatch",
+            )
+    return bridge
+
+
 def load(path: str | Path) -> BridgeScript:
-    """Read any copy of bridge.js (e.g. an app's pinned copy) into a :class:`BridgeScript`."""
+    """Read any copy of bridge.js (e.g. an app's pinned copy) into a :class:`BridgeScript`.
+
+    A ``.ts`` / ``.tsx`` file is read as the React Native kit's ``bridgeSource.ts``
+    (:func:`source_from_typescript`): the script is the ``BRIDGE_SOURCE`` it holds.
+    """
     try:
         data = Path(path).read_bytes()
     except OSError as exc:
         raise BridgeError(f"cannot read {path}: {exc.strerror or exc}") from exc
+    if Path(path).suffix.lower() in TS_SUFFIXES:
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise BridgeError(f"{path}: not UTF-8 ({exc})", reason="bridge_not_utf8") from exc
+        return source_from_typescript(text, where=str(path))
     return BridgeScript.from_bytes(data)
+
+
+def bridge_text(path: str | Path) -> str:
+    """The bridge.js text of ``path``: the file itself, or the source a bridgeSource.ts holds.
+
+    A plain bridge.js is returned as it is (no VERSION needed: the harness also tests broken
+    copies); a TypeScript module must hold a source that matches its pin (see :func:`load`).
+    """
+    if Path(path).suffix.lower() in TS_SUFFIXES:
+        return load(path).text
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise BridgeError(f"{path}: not UTF-8 ({exc})", reason="bridge_not_utf8") from exc
+    except OSError as exc:
+        raise BridgeError(f"cannot read {path}: {exc.strerror or exc}") from exc
 
 
 def script() -> BridgeScript:

@@ -115,5 +115,15 @@ def test_cli_flags_are_exclusive_and_documented(capsys):
 
 
 def test_public_names():
-    expected = ["BridgeError", "BridgeScript", "bridge_path", "load", "script"]
+    expected = [
+        "BridgeError",
+        "BridgeScript",
+        "TS_SUFFIXES",
+        "bridge_path",
+        "bridge_text",
+        "load",
+        "script",
+        "source_from_typescript",
+        "typescript_module",
+    ]
     assert sorted(bridge_mod.__all__) == expected

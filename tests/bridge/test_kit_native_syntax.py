@@ -102,7 +102,7 @@ def test_android_kit_uses_the_documented_webview_api():
         "addJavascriptInterface",
         'CHANNEL = "GcBridgeAndroid"',
         "isMainFrame",
-        "JSONObject.quote(ssoData)",
+        "GcJson.quote(ssoData)",
         "MessageDigest",
     ):
         assert needle in kotlin, needle

@@ -106,7 +106,7 @@ def test_kit_uses_the_documented_webview_props():
         "injectJavaScript(",
         "originOf(url) === widgetOrigin",
         # every decision goes through the pure coordinator
-        "coordinator.current?.message(data, fromWidget)",
+        "c.message(data, fromWidget)",
         "onLoadStart={onLoadStart}",
     ):
         assert needle in source, needle

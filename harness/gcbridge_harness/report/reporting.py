@@ -65,6 +65,13 @@ def bridge_path(config: pytest.Config) -> Path | None:
         raise pytest.UsageError(f"--gc-bridge {option}: a directory, not bridge.js") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise pytest.UsageError(f"--gc-bridge {option}: cannot read it ({exc})") from None
+    # a React Native app's bridgeSource.ts: it must hold a bridge.js that matches its pin
+    from gcbridge.bridge import BridgeError, bridge_text
+
+    try:
+        bridge_text(path)
+    except BridgeError as exc:
+        raise pytest.UsageError(f"--gc-bridge {option}: [{exc.reason}] {exc}") from None
     return path
 
 

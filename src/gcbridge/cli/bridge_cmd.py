@@ -4,6 +4,7 @@ Apps copy and pin the script with it::
 
     gcbridge bridge --print > App/Resources/gc-bridge.js
     gcbridge bridge --sha256            # the pin to check at load time
+    gcbridge bridge --print --format ts > src/gc-comments/bridgeSource.ts   # React Native
 """
 
 from __future__ import annotations
@@ -45,15 +46,29 @@ def register(parser: argparse.ArgumentParser) -> None:
         const="path",
         help="print where the shipped script lives",
     )
+    parser.add_argument(
+        "--format",
+        choices=("js", "ts"),
+        default=None,
+        help="with --print: js (default) is bridge.js itself; ts is the React Native kit's"
+        " bridgeSource.ts (the source as a string, BRIDGE_VERSION, BRIDGE_SHA256)",
+    )
     parser.set_defaults(func=run, show=None)
 
 
 def run(args: argparse.Namespace) -> int:
     """Print what was asked; without a flag, one summary line."""
-    from gcbridge.bridge import bridge_path, script
+    from gcbridge.bridge import bridge_path, script, typescript_module
 
+    if args.format is not None and args.show != "print":
+        print("gcbridge bridge: error: --format goes with --print", file=sys.stderr)
+        return 2
     bridge = script()
-    if args.show == "print":
+    if args.show == "print" and args.format == "ts":
+        sys.stdout.flush()
+        sys.stdout.buffer.write(typescript_module(bridge).encode("utf-8"))
+        sys.stdout.flush()
+    elif args.show == "print":
         # Bytes, not text: the output must hash to --sha256 on every platform.
         sys.stdout.flush()
         sys.stdout.buffer.write(bridge.text.encode("utf-8"))

@@ -1,9 +1,14 @@
-// Library module of the gc-bridge Android kit. Copy gccomments/ into your project and add
-// `include(":gccomments")` to settings.gradle.kts, or copy the sources into your app module.
+// Library module of the gc-bridge Android kit. Include the build (../settings.gradle.kts) with
+// includeBuild(...) and depend on "dev.gcbridge:gccomments", or copy gccomments/ into your
+// project and add `include(":gccomments")` to settings.gradle.kts, or copy the sources into your
+// app module.
 plugins {
     id("com.android.library")
     id("org.jetbrains.kotlin.android")
 }
+
+group = "dev.gcbridge"
+version = "1.0.0"
 
 android {
     namespace = "dev.gcbridge.comments"

@@ -13,7 +13,17 @@ enum GcBridgeScript {
         case sha256Mismatch(expected: String, actual: String)
     }
 
-    static func load(from bundle: Bundle = .main) throws -> String {
+    /// Where the kit's resources are: the Swift package's own bundle, or the app's when the
+    /// sources and resources were copied into the app target.
+    static var resourceBundle: Bundle {
+        #if SWIFT_PACKAGE
+        return Bundle.module
+        #else
+        return Bundle.main
+        #endif
+    }
+
+    static func load(from bundle: Bundle = resourceBundle) throws -> String {
         guard let url = bundle.url(forResource: GcBridgePin.resourceName, withExtension: "js") else {
             throw LoadError.missing
         }

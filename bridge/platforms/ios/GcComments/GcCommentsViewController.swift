@@ -11,6 +11,13 @@ import WebKit
 /// the handler exists in `.defaultClient` only, so no page script and no frame's page world can
 /// post to it. This controller, the `gcBridge` `WKScriptMessageHandler`, still accepts only the
 /// main frame of the widget's origin (defence in depth) and acts on the event's `name`.
+///
+/// The WebView's life: `didStartProvisionalNavigation` -> `pageStarted()`, `didFinish` ->
+/// `pageFinished()`, a `pageshow` with `persisted` (the lifecycle script next to bridge.js) ->
+/// `restored()`, `webViewWebContentProcessDidTerminate` -> `contentTerminated()`, whose `.reload`
+/// effect calls `webView.reload()`; the app back in the foreground
+/// (`UIApplication.willEnterForegroundNotification`) -> `resume(seconds:)` with the time since
+/// `didEnterBackgroundNotification`, measured with `clock`.
 @MainActor
 public final class GcCommentsViewController: UIViewController, WKScriptMessageHandler, WKNavigationDelegate {
     /// Name of the script message handler; bridge.js looks for exactly this one.
@@ -24,6 +31,10 @@ public final class GcCommentsViewController: UIViewController, WKScriptMessageHa
     public var onWidgetEvent: ((String, [String: Any]) -> Void)?
     /// Failures of the ssoData provider (the widget stays signed out).
     public var onError: ((Error) -> Void)?
+    /// The web content process died and the kit reloaded the widget: for logs or analytics.
+    public var onContentProcessGone: (() -> Void)?
+    /// Seconds clock for the time spent in the background (monotonic: `ProcessInfo.systemUptime`).
+    public var clock: () -> TimeInterval = { ProcessInfo.processInfo.systemUptime }
 
     private let widgetURL: URL
     private let widgetOrigin: Origin
@@ -34,6 +45,7 @@ public final class GcCommentsViewController: UIViewController, WKScriptMessageHa
     /// this controller only performs the effects it returns.
     private let coordinator: GcSsoCoordinator
     private var fetchTask: Task<Void, Never>?
+    private var backgroundSince: TimeInterval?
 
     /// - Parameters:
     ///   - gcURL: `gc_url` from thread-load (`GET {base_url}/api/pub/thread-load/`).
@@ -74,7 +86,7 @@ public final class GcCommentsViewController: UIViewController, WKScriptMessageHa
         configuration.defaultWebpagePreferences.allowsContentJavaScript = true
         let contentController = WKUserContentController()
         contentController.addUserScript(WKUserScript(
-            source: bridgeSource,
+            source: bridgeSource + "\n" + GcSsoScripts.lifecycleScript,
             injectionTime: .atDocumentEnd,
             forMainFrameOnly: true,
             in: Self.bridgeWorld
@@ -91,11 +103,33 @@ public final class GcCommentsViewController: UIViewController, WKScriptMessageHa
 
     override public func viewDidLoad() {
         super.viewDidLoad()
+        // UIKit posts both on the main thread; selector observers are removed with the controller.
+        let center = NotificationCenter.default
+        center.addObserver(self, selector: #selector(wentToBackground),
+                           name: UIApplication.didEnterBackgroundNotification, object: nil)
+        center.addObserver(self, selector: #selector(cameToForeground),
+                           name: UIApplication.willEnterForegroundNotification, object: nil)
         webView.load(URLRequest(url: widgetURL))
     }
 
     deinit {
         fetchTask?.cancel()
+    }
+
+    // MARK: - App lifecycle
+
+    @objc private func wentToBackground() {
+        if backgroundSince == nil {
+            backgroundSince = clock()
+        }
+    }
+
+    @objc private func cameToForeground() {
+        guard let since = backgroundSince else {
+            return
+        }
+        backgroundSince = nil
+        perform(coordinator.resume(seconds: max(0, clock() - since)))
     }
 
     // MARK: - App login state
@@ -125,17 +159,26 @@ public final class GcCommentsViewController: UIViewController, WKScriptMessageHa
             case let .fetch(id, _, _):
                 fetch(id)
             case let .login(ssoData, _):
-                if let literal = Self.javaScriptString(ssoData) {
-                    evaluateOnWidget("window.gcSsoLogin && window.gcSsoLogin(\(literal))")
+                // JSON-encoded: ssoData is data, never code.
+                if let script = GcSsoScripts.login(ssoData) {
+                    evaluateOnWidget(script)
                 }
             case .logout:
-                evaluateOnWidget("window.gcSsoLogout && window.gcSsoLogout()")
+                evaluateOnWidget(GcSsoScripts.logout)
             case let .askConflict(id, username):
                 askConflict(id, username: username)
             case let .error(reason, error):
                 onError?(cause ?? GcSsoError(reason: reason, message: error))
             case let .notify(name, event):
                 onWidgetEvent?(name, event)
+            case .reload:
+                onContentProcessGone?()
+                // After a termination webView.url can be nil, and reload() then does nothing.
+                if webView.url == nil {
+                    webView.load(URLRequest(url: widgetURL))
+                } else {
+                    webView.reload()
+                }
             case .ignore, .discard:
                 break
             }
@@ -190,13 +233,6 @@ public final class GcCommentsViewController: UIViewController, WKScriptMessageHa
         }
     }
 
-    /// `value` as a JavaScript string literal (JSON encoding): ssoData is passed as data, never code.
-    static func javaScriptString(_ value: String) -> String? {
-        guard let data = try? JSONEncoder().encode(value) else {
-            return nil
-        }
-        return String(data: data, encoding: .utf8)
-    }
 
     // MARK: - Web -> App
 
@@ -212,14 +248,26 @@ public final class GcCommentsViewController: UIViewController, WKScriptMessageHa
         let fromWidget = message.frameInfo.isMainFrame
             && Origin(securityOrigin: message.frameInfo.securityOrigin) == widgetOrigin
         // A non-string body is what `body as? String` cannot read: malformed for the coordinator.
-        perform(coordinator.message(message.body as? String ?? "", fromWidget: fromWidget))
+        let body = message.body as? String ?? ""
+        if fromWidget && body == GcSsoScripts.restoredMessage {
+            perform(coordinator.restored()) // the lifecycle script: back from the back-forward cache
+        } else {
+            perform(coordinator.message(body, fromWidget: fromWidget))
+        }
     }
 
     // MARK: - Navigation
 
-    /// A page starts loading (launch, reload, navigation): wait for the widget to be ready again.
+    /// A new document starts loading (launch, reload, navigation): wait for the widget to be
+    /// ready again; answers for the old document are discarded.
     public func webView(_ webView: WKWebView, didStartProvisionalNavigation navigation: WKNavigation!) {
-        perform(coordinator.relaunch())
+        perform(coordinator.pageStarted())
+    }
+
+    /// The web content process died (memory pressure, a crash): a blank view and a dead bridge.
+    /// The coordinator answers `.reload`; the user script and handler come back with the page.
+    public func webViewWebContentProcessDidTerminate(_ webView: WKWebView) {
+        perform(coordinator.contentTerminated())
     }
 
     /// The main frame finished loading: the widget's page is there (no trigger on iOS by default).

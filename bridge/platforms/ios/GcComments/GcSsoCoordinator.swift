@@ -9,6 +9,8 @@ public enum GcSsoEffect {
     case discard(reason: String)
     case error(reason: String, error: String)
     case ignore(reason: String)
+    /// Bring the page back (`webView.reload()`); reason `content-process-terminated`.
+    case reload(reason: String)
     /// Every named widget event, last; `event` is the parsed object.
     case notify(name: String, event: [String: Any])
 
@@ -29,6 +31,8 @@ public enum GcSsoEffect {
             return ["do": "error", "reason": reason, "error": error]
         case let .ignore(reason):
             return ["do": "ignore", "reason": reason]
+        case let .reload(reason):
+            return ["do": "reload", "reason": reason]
         case let .notify(name, _):
             return ["do": "notify", "name": name]
         }
@@ -42,6 +46,10 @@ public enum GcSsoEffect {
 /// `bridge/protocol/app-protocol.json` lists the cases it is held to. No Swift compiler runs on
 /// this project's machines, so this file is written to the table line by line, in the same
 /// order as `GcSsoCoordinator.kt` and `coordinator.ts`, which do run against it. Main thread only.
+///
+/// The WebView's life is input too: `pageStarted()`, `restored()`, `contentTerminated()` (->
+/// `.reload`), `resume(seconds:)`; an answer to a fetch made for another document, or before a
+/// resume, is never injected.
 public final class GcSsoCoordinator {
     /// The bridge protocol these decisions belong to (`app-protocol.json` `protocol`).
     public static let protocolVersion = 1
@@ -51,6 +59,8 @@ public final class GcSsoCoordinator {
     static let maxMessageLength = 65_536
     static let maxDepth = 32
     static let maxConflictRounds = 3
+    /// How long the service accepts ssoData after its timestamp; a resume this late re-injects.
+    public static let ssoLifetimeSeconds: Double = 300
     private static let readyEvents: Set<String> = ["gc-ready", "gc-loaded"]
     private static let knownEvents: Set<String> = ["gc-ready", "gc-loaded", "gc-sso-auth", "gc-sso-conflict"]
 
@@ -65,6 +75,8 @@ public final class GcSsoCoordinator {
     private var askedUsername = ""
     private var resolved = Set<String>()
     private var rounds = 0
+    private var finished = false // page-finished already seen for this document
+    private var stale: [Int: String] = [:] // fetch / conflict id -> why its answer is discarded
 
     /// - Parameters:
     ///   - user: identity of the app's signed-in user (any string), nil when signed out.
@@ -112,6 +124,10 @@ public final class GcSsoCoordinator {
 
     /// The main frame finished loading the widget page.
     public func pageFinished() -> [GcSsoEffect] {
+        guard !finished else {
+            return [.ignore(reason: "already-finished")]
+        }
+        finished = true
         ready = true
         guard triggers.contains("page-finished") else {
             return [.ignore(reason: "not-a-trigger")]
@@ -140,7 +156,7 @@ public final class GcSsoCoordinator {
     /// The answer to a `.fetch`: ssoData, nil (no app session), or an error.
     public func fetchResult(_ fetch: Int, ssoData: String?, error: String? = nil) -> [GcSsoEffect] {
         guard fetch == fetching else {
-            return [.discard(reason: "stale")]
+            return [.discard(reason: stale.removeValue(forKey: fetch) ?? "stale")]
         }
         fetching = nil
         if let error {
@@ -155,7 +171,7 @@ public final class GcSsoCoordinator {
     /// The answer to an `.askConflict`: new ssoData, nil (cancelled), or an error.
     public func conflictResult(_ conflict: Int, ssoData: String?, error: String? = nil) -> [GcSsoEffect] {
         guard conflict == asking else {
-            return [.discard(reason: "stale")]
+            return [.discard(reason: stale.removeValue(forKey: conflict) ?? "stale")]
         }
         asking = nil
         if let error {
@@ -171,9 +187,68 @@ public final class GcSsoCoordinator {
     /// The main frame starts loading a page (launch, reload, navigation): wait for ready.
     public func relaunch() -> [GcSsoEffect] {
         ready = false
+        finished = false
         fetching = nil
         asking = nil
         return []
+    }
+
+    /// A new document started loading in this view (`didStartProvisionalNavigation`).
+    public func pageStarted() -> [GcSsoEffect] {
+        newDocument()
+        return []
+    }
+
+    /// The page came back from the back-forward cache: ready, but its login may be old.
+    public func restored() -> [GcSsoEffect] {
+        orphan("stale-document", conflicts: true)
+        ready = true
+        finished = true
+        guard sso else {
+            return [.ignore(reason: "sso-off")]
+        }
+        guard user != nil else {
+            return [.logout]
+        }
+        return trigger("restored")
+    }
+
+    /// The web content process died (`webViewWebContentProcessDidTerminate`): reload.
+    public func contentTerminated() -> [GcSsoEffect] {
+        newDocument()
+        return [.reload(reason: "content-process-terminated")]
+    }
+
+    /// The app came back to the foreground after `seconds` away (the app's own clock).
+    public func resume(seconds: Double) -> [GcSsoEffect] {
+        let wasFetching = fetching != nil
+        orphan("fetched-before-resume", conflicts: false) // an open conflict question stays open
+        guard wasFetching || seconds >= Self.ssoLifetimeSeconds else {
+            return []
+        }
+        guard sso, ready, user != nil else {
+            return []
+        }
+        return trigger("resume")
+    }
+
+    private func orphan(_ reason: String, conflicts: Bool) {
+        if let id = fetching {
+            stale[id] = reason
+        }
+        fetching = nil
+        if conflicts {
+            if let id = asking {
+                stale[id] = reason
+            }
+            asking = nil
+        }
+    }
+
+    private func newDocument() {
+        orphan("stale-document", conflicts: true)
+        ready = false
+        finished = false
     }
 
     private func newLoginState(_ user: String?) {

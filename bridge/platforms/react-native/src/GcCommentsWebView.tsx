@@ -8,20 +8,31 @@
  * Web -> App (messages): bridge.js calls `window.ReactNativeWebView.postMessage`;
  * `onMessage` checks the sender's origin and hands the string to the SsoCoordinator
  * (coordinator.ts), which decides; this component performs the effects it returns.
+ *
+ * The WebView's life: `onLoadStart` -> `pageStarted()` (a new document: reload, navigation, a
+ * remounted WebView); `onLoad` -> `pageFinished()`; a `pageshow` with `persisted` (lifecycle.ts)
+ * -> `restored()`; `onContentProcessDidTerminate` (iOS) / `onRenderProcessGone` (Android) ->
+ * `contentTerminated()`, whose `reload` effect remounts the WebView; `AppState` back to
+ * `active` -> `resume(seconds in the background)`.
  */
-import { forwardRef, useCallback, useEffect, useImperativeHandle, useMemo, useRef } from 'react';
-import { Linking } from 'react-native';
+import { forwardRef, useCallback, useEffect, useImperativeHandle, useMemo, useRef, useState } from 'react';
+import { AppState, Linking } from 'react-native';
 import type { StyleProp, ViewStyle } from 'react-native';
 import { WebView } from 'react-native-webview';
 import type { WebViewMessageEvent, WebViewNavigation } from 'react-native-webview';
-import type { WebViewNavigationEvent } from 'react-native-webview/lib/WebViewTypes';
-import type { ShouldStartLoadRequest } from 'react-native-webview/lib/WebViewTypes';
+import type {
+  ShouldStartLoadRequest,
+  WebViewNavigationEvent,
+  WebViewRenderProcessGoneEvent,
+  WebViewTerminatedEvent,
+} from 'react-native-webview/lib/WebViewTypes';
 
-import { BRIDGE_SOURCE } from './bridgeSource';
+import { verifiedBridgeSource } from './bridgePin';
 import { SsoCoordinator } from './coordinator';
 import type { SsoEffect } from './coordinator';
 import { originOf, ssoLoginScript, ssoLogoutScript, withApiPublicKey } from './protocol';
 import type { GcWidgetEvent } from './protocol';
+import { LIFECYCLE_SCRIPT, RESTORED_MESSAGE } from './lifecycle';
 
 export interface GcCommentsWebViewProps {
   /** gc_url from thread-load (GET {base_url}/api/pub/thread-load/, called by your app or backend). */
@@ -48,6 +59,13 @@ export interface GcCommentsWebViewProps {
   onWidgetEvent?: (event: GcWidgetEvent) => void;
   /** Failures of fetchSsoData / resolveConflict (the widget stays signed out). */
   onError?: (error: unknown) => void;
+  /**
+   * The web content process died and the kit reloads the widget (iOS
+   * `onContentProcessDidTerminate`, Android `onRenderProcessGone`): for logs or analytics.
+   */
+  onContentProcessGone?: () => void;
+  /** Milliseconds clock for the time spent in the background (default `Date.now`). */
+  now?: () => number;
   style?: StyleProp<ViewStyle>;
 }
 
@@ -57,13 +75,17 @@ export interface GcCommentsWebViewHandle {
   logout(): void;
 }
 
-const BRIDGE_SCRIPT = `${BRIDGE_SOURCE}\ntrue;`;
+// Checked against its pin when the app loads this module: a hand-edited copy fails loudly.
+const BRIDGE_SCRIPT = `${verifiedBridgeSource()}\n${LIFECYCLE_SCRIPT}\ntrue;`;
 
 export const GcCommentsWebView = forwardRef<GcCommentsWebViewHandle, GcCommentsWebViewProps>(
   function GcCommentsWebView(props, ref) {
     const { gcUrl, apiPublicKey, fetchSsoData, resolveConflict, appUser, onWidgetEvent, onError, style } =
       props;
     const webView = useRef<WebView>(null);
+    // Bumped by a `reload` effect: a new key remounts the WebView (a dead Android WebView
+    // cannot be reused; on iOS a remount also brings back a blank view).
+    const [generation, setGeneration] = useState(0);
     const widgetOrigin = useMemo(() => originOf(gcUrl), [gcUrl]);
     const source = useMemo(() => ({ uri: withApiPublicKey(gcUrl, apiPublicKey) }), [gcUrl, apiPublicKey]);
     // URL of the page now in the WebView: ssoData is only ever injected into the widget's origin.
@@ -78,8 +100,9 @@ export const GcCommentsWebView = forwardRef<GcCommentsWebViewHandle, GcCommentsW
       });
     }
     // The latest callbacks, for effects that complete after a re-render.
-    const callbacks = useRef({ fetchSsoData, resolveConflict, onWidgetEvent, onError });
-    callbacks.current = { fetchSsoData, resolveConflict, onWidgetEvent, onError };
+    const { onContentProcessGone, now } = props;
+    const callbacks = useRef({ fetchSsoData, resolveConflict, onWidgetEvent, onError, onContentProcessGone, now });
+    callbacks.current = { fetchSsoData, resolveConflict, onWidgetEvent, onError, onContentProcessGone, now };
 
     const onWidgetPage = useCallback(
       () => widgetOrigin !== null && originOf(pageUrl.current) === widgetOrigin,
@@ -126,6 +149,11 @@ export const GcCommentsWebView = forwardRef<GcCommentsWebViewHandle, GcCommentsW
             case 'notify':
               app.onWidgetEvent?.(effect.event as GcWidgetEvent);
               break;
+            case 'reload':
+              pageUrl.current = null;
+              app.onContentProcessGone?.();
+              setGeneration((value) => value + 1);
+              break;
             default: // 'ignore', 'discard': nothing to do
               break;
           }
@@ -169,14 +197,54 @@ export const GcCommentsWebView = forwardRef<GcCommentsWebViewHandle, GcCommentsW
         if (fromWidget) {
           pageUrl.current = url;
         }
-        perform(coordinator.current?.message(data, fromWidget) ?? []);
+        const c = coordinator.current;
+        if (c === null) {
+          return;
+        }
+        // The lifecycle script's report of a back-forward cache restore (widget origin only).
+        perform(fromWidget && data === RESTORED_MESSAGE ? c.restored() : c.message(data, fromWidget));
       },
       [widgetOrigin, perform],
     );
 
-    // A page starts loading (launch, reload): wait for the widget to say it is ready again.
+    // A new document starts loading (launch, reload, navigation, a remounted WebView): wait for
+    // the widget to say it is ready again; answers for the old document are discarded.
     const onLoadStart = useCallback(() => {
-      perform(coordinator.current?.relaunch() ?? []);
+      perform(coordinator.current?.pageStarted() ?? []);
+    }, [perform]);
+
+    // The web content process died (iOS) or the render process is gone (Android; the kit
+    // handles it, so react-native-webview returns true and the app lives): reload.
+    const onContentProcessDidTerminate = useCallback(
+      (_event: WebViewTerminatedEvent) => {
+        perform(coordinator.current?.contentTerminated() ?? []);
+      },
+      [perform],
+    );
+    const onRenderProcessGone = useCallback(
+      (_event: WebViewRenderProcessGoneEvent) => {
+        perform(coordinator.current?.contentTerminated() ?? []);
+      },
+      [perform],
+    );
+
+    // Back from the background: a fetch in flight is renewed; after the ssoData lifetime the
+    // widget's login is renewed with fresh ssoData.
+    useEffect(() => {
+      const clock = (): number => (callbacks.current.now ?? Date.now)();
+      let wentAway: number | null = null;
+      const subscription = AppState.addEventListener('change', (state) => {
+        if (state === 'active') {
+          if (wentAway !== null) {
+            const seconds = Math.max(0, (clock() - wentAway) / 1000);
+            wentAway = null;
+            perform(coordinator.current?.resume(seconds) ?? []);
+          }
+        } else if (wentAway === null) {
+          wentAway = clock();
+        }
+      });
+      return () => subscription.remove();
     }, [perform]);
 
     const onLoad = useCallback(
@@ -209,6 +277,7 @@ export const GcCommentsWebView = forwardRef<GcCommentsWebViewHandle, GcCommentsW
 
     return (
       <WebView
+        key={generation}
         ref={webView}
         source={source}
         style={style}
@@ -223,6 +292,8 @@ export const GcCommentsWebView = forwardRef<GcCommentsWebViewHandle, GcCommentsW
         onMessage={onMessage}
         onLoadStart={onLoadStart}
         onLoad={onLoad}
+        onContentProcessDidTerminate={onContentProcessDidTerminate}
+        onRenderProcessGone={onRenderProcessGone}
         onNavigationStateChange={onNavigationStateChange}
         onShouldStartLoadWithRequest={onShouldStartLoadWithRequest}
         setSupportMultipleWindows={false}

@@ -5,6 +5,11 @@
  * message, the app's login state, a fetch result, a reload) and performs the effects it
  * returns. `bridge/protocol/app-protocol.json` lists the cases it is held to; the same table
  * runs against the Kotlin and Python coordinators (`make kits-check`).
+ *
+ * The WebView's life is input too: a new document (`pageStarted`), a page back from the
+ * back-forward cache (`restored`), a dead content process (`contentTerminated` -> `reload`), the
+ * app back in the foreground (`resume(seconds)`; the glue measures the time away). An answer to
+ * a fetch made for another document, or before a resume, is never injected.
  */
 
 /** The bridge protocol these decisions belong to (`app-protocol.json` `protocol`). */
@@ -19,6 +24,8 @@ const KNOWN_EVENTS = ['gc-ready', 'gc-loaded', 'gc-sso-auth', 'gc-sso-conflict']
 const MAX_CHARS = 65536;
 const MAX_DEPTH = 32;
 const MAX_CONFLICT_ROUNDS = 3;
+/** How long the service accepts ssoData after its timestamp; a resume this late re-injects. */
+export const SSO_LIFETIME_SECONDS = 300;
 
 /** What the glue does; `ssoData` appears in `login` only. */
 export type SsoEffect =
@@ -29,6 +36,7 @@ export type SsoEffect =
   | { do: 'discard'; reason: string }
   | { do: 'error'; reason: string; error: string }
   | { do: 'ignore'; reason: string }
+  | { do: 'reload'; reason: 'content-process-terminated' }
   | { do: 'notify'; name: string; event: { name: string; [field: string]: unknown } };
 
 export interface SsoCoordinatorOptions {
@@ -79,6 +87,10 @@ export class SsoCoordinator {
   private askedUsername = '';
   private resolved = new Set<string>();
   private rounds = 0;
+  /** page-finished already seen for this document. */
+  private finished = false;
+  /** fetch / conflict id -> why its later answer is discarded. */
+  private stale = new Map<number, string>();
 
   constructor(options: SsoCoordinatorOptions = {}) {
     this.user = options.user ?? null;
@@ -129,6 +141,10 @@ export class SsoCoordinator {
 
   /** The main frame finished loading the widget page. */
   pageFinished(): SsoEffect[] {
+    if (this.finished) {
+      return [ignore('already-finished')]; // Android reports some documents twice
+    }
+    this.finished = true;
     this.ready = true;
     if (!this.triggers.includes('page-finished')) {
       return [ignore('not-a-trigger')];
@@ -157,7 +173,7 @@ export class SsoCoordinator {
   /** The answer to a `fetch` effect: ssoData, null (no app session), or an error. */
   fetchResult(fetch: number, ssoData: string | null, error?: string): SsoEffect[] {
     if (fetch !== this.fetching) {
-      return [{ do: 'discard', reason: 'stale' }];
+      return [{ do: 'discard', reason: this.staleReason(fetch) }];
     }
     this.fetching = null;
     if (error !== undefined) {
@@ -172,7 +188,7 @@ export class SsoCoordinator {
   /** The answer to an `ask-conflict` effect: new ssoData, null (cancelled), or an error. */
   conflictResult(conflict: number, ssoData: string | null, error?: string): SsoEffect[] {
     if (conflict !== this.asking) {
-      return [{ do: 'discard', reason: 'stale' }];
+      return [{ do: 'discard', reason: this.staleReason(conflict) }];
     }
     this.asking = null;
     if (error !== undefined) {
@@ -188,9 +204,73 @@ export class SsoCoordinator {
   /** The main frame starts loading a page (launch, reload, navigation): wait for ready. */
   relaunch(): SsoEffect[] {
     this.ready = false;
+    this.finished = false;
     this.fetching = null;
     this.asking = null;
     return [];
+  }
+
+  /** A new document started loading in this view (reload, navigation, a new WebView). */
+  pageStarted(): SsoEffect[] {
+    this.newDocument();
+    return [];
+  }
+
+  /** The page came back from the back-forward cache: ready, but its login may be old. */
+  restored(): SsoEffect[] {
+    this.orphan('stale-document', true);
+    this.ready = true;
+    this.finished = true;
+    if (!this.sso) {
+      return [ignore('sso-off')];
+    }
+    if (this.user === null) {
+      return [{ do: 'logout' }];
+    }
+    return this.trigger('restored');
+  }
+
+  /** The web content process died (blank view, dead bridge): reload the page. */
+  contentTerminated(): SsoEffect[] {
+    this.newDocument();
+    return [{ do: 'reload', reason: 'content-process-terminated' }];
+  }
+
+  /** The app came back to the foreground after `seconds` away. */
+  resume(seconds: number): SsoEffect[] {
+    const wasFetching = this.fetching !== null;
+    this.orphan('fetched-before-resume', false); // an open conflict question stays open
+    if (!(wasFetching || seconds >= SSO_LIFETIME_SECONDS)) {
+      return [];
+    }
+    if (!this.sso || !this.ready || this.user === null) {
+      return [];
+    }
+    return this.trigger('resume');
+  }
+
+  private staleReason(id: number): string {
+    const reason = this.stale.get(id) ?? 'stale';
+    this.stale.delete(id);
+    return reason;
+  }
+
+  /** Answers in flight (fetches; conflicts when asked) are discarded with `reason`. */
+  private orphan(reason: string, conflicts: boolean): void {
+    if (this.fetching !== null) {
+      this.stale.set(this.fetching, reason);
+      this.fetching = null;
+    }
+    if (conflicts && this.asking !== null) {
+      this.stale.set(this.asking, reason);
+      this.asking = null;
+    }
+  }
+
+  private newDocument(): void {
+    this.orphan('stale-document', true);
+    this.ready = false;
+    this.finished = false;
   }
 
   private newLoginState(user: string | null): void {

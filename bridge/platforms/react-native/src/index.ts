@@ -10,5 +10,7 @@ export {
 } from './protocol';
 export type { GcOtherEvent, GcWidgetEvent } from './protocol';
 export { BRIDGE_SHA256, BRIDGE_SOURCE, BRIDGE_VERSION } from './bridgeSource';
-export { APP_PROTOCOL, DEFAULT_TRIGGERS, SsoCoordinator } from './coordinator';
+export { APP_PROTOCOL, DEFAULT_TRIGGERS, SSO_LIFETIME_SECONDS, SsoCoordinator } from './coordinator';
+export { GcBridgePinError, sha256Hex, utf8Bytes, verifiedBridgeSource } from './bridgePin';
+export { LIFECYCLE_SCRIPT, RESTORED_MESSAGE } from './lifecycle';
 export type { SsoCoordinatorOptions, SsoEffect } from './coordinator';

@@ -7,7 +7,10 @@ import android.graphics.Bitmap
 import android.net.Uri
 import android.os.Handler
 import android.os.Looper
+import android.os.SystemClock
+import android.view.ViewGroup
 import android.webkit.JavascriptInterface
+import android.webkit.RenderProcessGoneDetail
 import android.webkit.WebResourceRequest
 import android.webkit.WebView
 import android.webkit.WebViewClient
@@ -32,10 +35,18 @@ import org.json.JSONObject
  * here); on WebViews without `WEB_MESSAGE_LISTENER`, by `addJavascriptInterface` (see README:
  * that fallback cannot tell frames apart).
  *
+ * The WebView's life: `onPageStarted` -> `pageStarted()`, `onPageFinished` -> `pageFinished()`
+ * (a second one for the same document is ignored), a `pageshow` with `persisted` ->
+ * `restored()`, `onRenderProcessGone` -> `contentTerminated()`: the kit destroys the dead
+ * WebView, puts a new one in its place in the parent, loads the widget and returns true (the
+ * app lives on; [onWebViewReplaced] hands the app the new view). Call [onPause] / [onResume]
+ * from the Activity's: a resume renews a fetch in flight, and the widget's login after the
+ * ssoData lifetime.
+ *
  * Call from the main thread; pass the Activity's or Fragment's `lifecycleScope` as [scope].
  */
 class GcCommentsController(
-    private val webView: WebView,
+    webView: WebView,
     gcUrl: String,
     apiPublicKey: String?,
     private val ssoProvider: SsoDataProvider?,
@@ -46,31 +57,77 @@ class GcCommentsController(
     private val onError: (Throwable) -> Unit = {},
     /** Identity of the app's signed-in user at start (any string), null when signed out. */
     appUser: String? = null,
+    /** The WebView that replaced a dead one (after `onRenderProcessGone`): keep it, not the old one. */
+    private val onWebViewReplaced: (WebView) -> Unit = {},
+    /** Milliseconds clock for the time spent paused (default `SystemClock.elapsedRealtime`). */
+    private val clock: () -> Long = { SystemClock.elapsedRealtime() },
 ) {
+    /** The WebView now showing the widget (a new one after the render process died). */
+    var webView: WebView = webView
+        private set
     private val widgetUrl: String = withApiPublicKey(gcUrl, apiPublicKey)
     private val widgetOrigin: String = requireNotNull(originOf(gcUrl)) { "gc_url must be http(s)" }
     private val usesSso = !apiPublicKey.isNullOrEmpty()
     private val bridgeSource: String = GcBridgeScript.load(webView.context)
+    /** bridge.js, then the lifecycle script (both no-ops when injected again into a document). */
+    private val pageScripts: String = bridgeSource + "\n" + GcSsoScripts.LIFECYCLE_SCRIPT
     private val mainThread = Handler(Looper.getMainLooper())
 
     /** Every decision (when to fetch, inject, sign out, ask, discard) is the coordinator's. */
     private val coordinator = GcSsoCoordinator(user = appUser, sso = usesSso && ssoProvider != null)
     private var fetchJob: Job? = null
+    private var pausedAt: Long? = null
 
     /** Configure the WebView, install the bridge and the channel, load the widget. */
-    @SuppressLint("SetJavaScriptEnabled")
     fun start() {
+        setUp(webView)
+        webView.loadUrl(widgetUrl)
+    }
+
+    /** Call from `Activity.onPause` (or the Fragment's). */
+    fun onPause() {
+        webView.onPause()
+        if (pausedAt == null) pausedAt = clock()
+    }
+
+    /** Call from `Activity.onResume`: the coordinator learns how long the app was away. */
+    fun onResume() {
+        webView.onResume()
+        val since = pausedAt ?: return
+        pausedAt = null
+        perform(coordinator.resume(maxOf(0L, clock() - since) / 1000.0))
+    }
+
+    @SuppressLint("SetJavaScriptEnabled")
+    private fun setUp(webView: WebView) {
         webView.settings.javaScriptEnabled = true
         // The widget keeps its session token in localStorage: without DOM storage the user is
         // signed out on every launch.
         webView.settings.domStorageEnabled = true
         webView.settings.setSupportMultipleWindows(false)
-        installChannel()
+        installChannel(webView)
         if (WebViewFeature.isFeatureSupported(WebViewFeature.DOCUMENT_START_SCRIPT)) {
-            WebViewCompat.addDocumentStartJavaScript(webView, bridgeSource, setOf(widgetOrigin))
+            WebViewCompat.addDocumentStartJavaScript(webView, pageScripts, setOf(widgetOrigin))
         }
         webView.webViewClient = Client()
-        webView.loadUrl(widgetUrl)
+    }
+
+    /** The render process is gone: a new WebView takes the dead one's place and loads the widget. */
+    private fun replaceWebView() {
+        val dead = webView
+        val fresh = WebView(dead.context)
+        val parent = dead.parent as? ViewGroup
+        if (parent != null) {
+            val index = parent.indexOfChild(dead)
+            val params = dead.layoutParams
+            parent.removeView(dead)
+            parent.addView(fresh, index, params)
+        }
+        dead.destroy()
+        webView = fresh
+        setUp(fresh)
+        fresh.loadUrl(widgetUrl)
+        onWebViewReplaced(fresh)
     }
 
     /** Call when the app's own user signs in, switches or signs out ([user]: any identity, null when signed out). */
@@ -89,15 +146,13 @@ class GcCommentsController(
         for (effect in effects) {
             when (effect) {
                 is GcSsoEffect.Fetch -> fetch(effect.fetch)
-                is GcSsoEffect.Login -> {
-                    val ssoData = effect.ssoData
-                    // JSONObject.quote makes a JavaScript string literal: ssoData is data, never code.
-                    evaluateOnWidget("window.gcSsoLogin && window.gcSsoLogin(${JSONObject.quote(ssoData)})")
-                }
-                is GcSsoEffect.Logout -> evaluateOnWidget("window.gcSsoLogout && window.gcSsoLogout()")
+                // GcJson.quote makes a JavaScript string literal: ssoData is data, never code.
+                is GcSsoEffect.Login -> evaluateOnWidget(GcSsoScripts.login(effect.ssoData))
+                is GcSsoEffect.Logout -> evaluateOnWidget(GcSsoScripts.LOGOUT)
                 is GcSsoEffect.AskConflict -> askConflict(effect.conflict, effect.username)
                 is GcSsoEffect.Error -> onError(cause ?: IllegalStateException("${effect.reason}: ${effect.error}"))
                 is GcSsoEffect.Notify -> onWidgetEvent(effect.name, JSONObject(effect.event))
+                is GcSsoEffect.Reload -> replaceWebView()
                 is GcSsoEffect.Ignore, is GcSsoEffect.Discard -> Unit
             }
         }
@@ -140,7 +195,15 @@ class GcCommentsController(
         webView.evaluateJavascript(script, null)
     }
 
-    private fun installChannel() {
+    /** A message from the page: the lifecycle script's restore report, or one for the coordinator. */
+    private fun received(message: String, fromWidget: Boolean) {
+        perform(
+            if (fromWidget && message == GcSsoScripts.RESTORED_MESSAGE) coordinator.restored()
+            else coordinator.message(message, fromWidget)
+        )
+    }
+
+    private fun installChannel(webView: WebView) {
         if (WebViewFeature.isFeatureSupported(WebViewFeature.WEB_MESSAGE_LISTENER)) {
             WebViewCompat.addWebMessageListener(
                 webView,
@@ -150,7 +213,7 @@ class GcCommentsController(
                 // Runs on the main thread. The origin rule already filters; check it again
                 // together with the frame, as the platform docs advise.
                 val fromWidget = isMainFrame && originOf(sourceOrigin.toString()) == widgetOrigin
-                perform(coordinator.message(message.data ?: "", fromWidget))
+                received(message.data ?: "", fromWidget)
             }
         } else {
             webView.addJavascriptInterface(JavascriptChannel(), CHANNEL)
@@ -162,7 +225,7 @@ class GcCommentsController(
         @JavascriptInterface
         fun postMessage(message: String?) {
             mainThread.post {
-                perform(coordinator.message(message ?: "", originOf(webView.url) == widgetOrigin))
+                received(message ?: "", originOf(webView.url) == widgetOrigin)
             }
         }
     }
@@ -170,8 +233,9 @@ class GcCommentsController(
     private inner class Client : WebViewClient() {
         override fun onPageStarted(view: WebView, url: String?, favicon: Bitmap?) {
             super.onPageStarted(view, url, favicon)
-            // A new page (launch, reload, navigation): wait for the widget to be ready again.
-            perform(coordinator.relaunch())
+            // A new document (launch, reload, navigation, a new WebView): wait for the widget to
+            // be ready again; answers for the old document are discarded.
+            perform(coordinator.pageStarted())
         }
 
         override fun onPageFinished(view: WebView, url: String?) {
@@ -179,10 +243,21 @@ class GcCommentsController(
             // Android's documented injection point; a no-op where the document-start script
             // already installed the bridge (bridge.js ignores a second injection).
             if (originOf(url) == widgetOrigin) {
-                view.evaluateJavascript(bridgeSource, null)
-                // gc-ready fired before this bridge existed: page finished is a trigger here.
+                view.evaluateJavascript(pageScripts, null)
+                // gc-ready fired before this bridge existed: page finished is a trigger here
+                // (a second onPageFinished for the same document is ignored by the coordinator).
                 perform(coordinator.pageFinished())
             }
+        }
+
+        /**
+         * The render process crashed or was killed to reclaim memory. Returning false would kill
+         * the app; the kit recreates the WebView (the [GcSsoEffect.Reload] effect) and returns true.
+         */
+        override fun onRenderProcessGone(view: WebView, detail: RenderProcessGoneDetail): Boolean {
+            if (view !== webView) return true // an earlier, already replaced WebView
+            perform(coordinator.contentTerminated())
+            return true
         }
 
         /** Links in comments leave the widget: they open in the system browser. */

@@ -16,6 +16,25 @@ object GcJson {
         return value
     }
 
+    /**
+     * [value] as a JSON string literal, which is also a JavaScript one: ASCII only, every other
+     * character (U+2028 / U+2029, emoji, lone surrogates) and every control character as `\uXXXX`,
+     * `"` and `\` escaped. Text pasted into a script this way stays data, never code.
+     */
+    fun quote(value: String): String {
+        val out = StringBuilder(value.length + 2).append('"')
+        for (c in value) {
+            when {
+                c == '"' -> out.append("\\\"")
+                c == '\\' -> out.append("\\\\")
+                c < ' ' || c.toInt() >= 0x7f || c == '<' || c == '>' ->
+                    out.append("\\u").append(String.format("%04x", c.toInt()))
+                else -> out.append(c)
+            }
+        }
+        return out.append('"').toString()
+    }
+
     /** Whether [text] nests at most [limit] objects/arrays: one linear scan, as bridge.js does. */
     fun withinDepth(text: String, limit: Int): Boolean {
         var depth = 0

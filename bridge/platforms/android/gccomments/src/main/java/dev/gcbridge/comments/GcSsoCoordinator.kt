@@ -36,6 +36,11 @@ sealed class GcSsoEffect {
         override fun toMap() = mapOf("do" to "ignore", "reason" to reason)
     }
 
+    /** Bring the page back: destroy the dead WebView, create a new one, load the widget. */
+    data class Reload(val reason: String) : GcSsoEffect() {
+        override fun toMap() = mapOf("do" to "reload", "reason" to reason)
+    }
+
     /** Every named widget event, last; [event] is the parsed object (left out of [toMap]). */
     data class Notify(val name: String, val event: Map<String, Any?>) : GcSsoEffect() {
         override fun toMap() = mapOf("do" to "notify", "name" to name)
@@ -49,7 +54,9 @@ sealed class GcSsoEffect {
  * bridge message, page finished, the app's login state, a fetch result, a page load) and
  * performs the effects it returns. `bridge/protocol/app-protocol.json` lists the cases it is
  * held to; `make kits-check` compiles this file with kotlinc and runs every case on the JVM.
- * Not thread-safe: call it from the main thread.
+ * The WebView's life is input too: [pageStarted], [restored], [contentTerminated] (-> [GcSsoEffect.Reload]),
+ * [resume] with the seconds the app was away; an answer to a fetch made for another document,
+ * or before a resume, is never injected. Not thread-safe: call it from the main thread.
  */
 class GcSsoCoordinator(
     /** Identity of the app's signed-in user (any string), null when signed out. */
@@ -69,6 +76,8 @@ class GcSsoCoordinator(
     private var askedUsername = ""
     private val resolved = HashSet<String>()
     private var rounds = 0
+    private var finished = false // page-finished already seen for this document
+    private val stale = HashMap<Int, String>() // fetch / conflict id -> why its answer is discarded
 
     /** A string the bridge forwarded; [fromWidget]: the glue's sender check passed. */
     fun message(data: String, fromWidget: Boolean = true): List<GcSsoEffect> {
@@ -95,6 +104,8 @@ class GcSsoCoordinator(
 
     /** The main frame finished loading the widget page (`WebViewClient.onPageFinished`). */
     fun pageFinished(): List<GcSsoEffect> {
+        if (finished) return listOf(GcSsoEffect.Ignore("already-finished")) // Android: twice for one document
+        finished = true
         ready = true
         if ("page-finished" !in triggers) return listOf(GcSsoEffect.Ignore("not-a-trigger"))
         return trigger("page-finished")
@@ -116,7 +127,7 @@ class GcSsoCoordinator(
 
     /** The answer to a [GcSsoEffect.Fetch]: ssoData, null (no app session), or an error. */
     fun fetchResult(fetch: Int, ssoData: String?, error: String? = null): List<GcSsoEffect> {
-        if (fetch != fetching) return listOf(GcSsoEffect.Discard("stale"))
+        if (fetch != fetching) return listOf(GcSsoEffect.Discard(stale.remove(fetch) ?: "stale"))
         fetching = null
         if (error != null) return listOf(GcSsoEffect.Logout, GcSsoEffect.Error("fetch-failed", error))
         if (ssoData.isNullOrEmpty()) return listOf(GcSsoEffect.Logout)
@@ -125,7 +136,7 @@ class GcSsoCoordinator(
 
     /** The answer to a [GcSsoEffect.AskConflict]: new ssoData, null (cancelled), or an error. */
     fun conflictResult(conflict: Int, ssoData: String?, error: String? = null): List<GcSsoEffect> {
-        if (conflict != asking) return listOf(GcSsoEffect.Discard("stale"))
+        if (conflict != asking) return listOf(GcSsoEffect.Discard(stale.remove(conflict) ?: "stale"))
         asking = null
         if (error != null) return listOf(GcSsoEffect.Error("conflict-failed", error))
         if (ssoData.isNullOrEmpty()) return listOf(GcSsoEffect.Ignore("conflict-cancelled"))
@@ -136,9 +147,56 @@ class GcSsoCoordinator(
     /** The main frame starts loading a page (launch, reload, navigation): wait for ready. */
     fun relaunch(): List<GcSsoEffect> {
         ready = false
+        finished = false
         fetching = null
         asking = null
         return emptyList()
+    }
+
+    /** A new document started loading in this view (`onPageStarted`: reload, navigation, new WebView). */
+    fun pageStarted(): List<GcSsoEffect> {
+        newDocument()
+        return emptyList()
+    }
+
+    /** The page came back from the back-forward cache: ready, but its login may be old. */
+    fun restored(): List<GcSsoEffect> {
+        orphan("stale-document", conflicts = true)
+        ready = true
+        finished = true
+        if (!sso) return listOf(GcSsoEffect.Ignore("sso-off"))
+        if (user == null) return listOf(GcSsoEffect.Logout)
+        return trigger("restored")
+    }
+
+    /** The render process is gone (`onRenderProcessGone`): the glue recreates the WebView. */
+    fun contentTerminated(): List<GcSsoEffect> {
+        newDocument()
+        return listOf(GcSsoEffect.Reload("content-process-terminated"))
+    }
+
+    /** The app came back to the foreground after [seconds] away (`onResume`, the app's clock). */
+    fun resume(seconds: Double): List<GcSsoEffect> {
+        val wasFetching = fetching != null
+        orphan("fetched-before-resume", conflicts = false) // an open conflict question stays open
+        if (!(wasFetching || seconds >= SSO_LIFETIME_SECONDS)) return emptyList()
+        if (!sso || !ready || user == null) return emptyList()
+        return trigger("resume")
+    }
+
+    private fun orphan(reason: String, conflicts: Boolean) {
+        fetching?.let { stale[it] = reason }
+        fetching = null
+        if (conflicts) {
+            asking?.let { stale[it] = reason }
+            asking = null
+        }
+    }
+
+    private fun newDocument() {
+        orphan("stale-document", conflicts = true)
+        ready = false
+        finished = false
     }
 
     private fun newLoginState(user: String?) {
@@ -188,6 +246,9 @@ class GcSsoCoordinator(
         const val MAX_MESSAGE_CHARS = 65_536
         const val MAX_DEPTH = 32
         const val MAX_CONFLICT_ROUNDS = 3
+
+        /** How long the service accepts ssoData after its timestamp; a resume this late re-injects. */
+        const val SSO_LIFETIME_SECONDS = 300
         private val READY_EVENTS = setOf("gc-ready", "gc-loaded")
         private val KNOWN_EVENTS = setOf("gc-ready", "gc-loaded", "gc-sso-auth", "gc-sso-conflict")
     }

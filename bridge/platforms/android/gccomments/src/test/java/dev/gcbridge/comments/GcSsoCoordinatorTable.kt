@@ -35,17 +35,22 @@ fun main(args: Array<String>) {
 @Suppress("UNCHECKED_CAST")
 private fun runCase(defaults: Map<String, Any?>, case: Map<String, Any?>): String? {
     val setup = defaults + (case["setup"] as Map<String, Any?>)
-    val coordinator = GcSsoCoordinator(
-        user = setup["user"] as String?,
-        sso = setup["sso"] as Boolean,
-        triggers = (setup["triggers"] as List<String>).toSet()
-    )
+    val views = HashMap<String, GcSsoCoordinator>() // one coordinator per WebView ("view", default "a")
     val steps = case["steps"] as List<Map<String, Any?>>
     for ((index, step) in steps.withIndex()) {
+        val view = step["view"] as String? ?: "a"
+        val coordinator = views.getOrPut(view) {
+            GcSsoCoordinator(
+                user = setup["user"] as String?,
+                sso = setup["sso"] as Boolean,
+                triggers = (setup["triggers"] as List<String>).toSet()
+            )
+        }
         val input = step["in"] as Map<String, Any?>
         val got = apply(coordinator, input).map { it.toMap() }
         if (got != step["out"]) {
-            return "step ${index + 1} ${input["in"]}\n  expected ${step["out"]}\n  got      $got"
+            val on = if (step.containsKey("view")) " (view $view)" else ""
+            return "step ${index + 1}$on ${input["in"]}\n  expected ${step["out"]}\n  got      $got"
         }
     }
     return null
@@ -63,5 +68,9 @@ private fun apply(c: GcSsoCoordinator, input: Map<String, Any?>): List<GcSsoEffe
         "fetch-result" -> c.fetchResult(input["fetch"] as Int, input["ssoData"] as String?, input["error"] as String?)
         "conflict-result" -> c.conflictResult(input["conflict"] as Int, input["ssoData"] as String?, input["error"] as String?)
         "relaunch" -> c.relaunch()
+        "page-started" -> c.pageStarted()
+        "restored" -> c.restored()
+        "content-terminated" -> c.contentTerminated()
+        "resume" -> c.resume((input["seconds"] as Number).toDouble())
         else -> throw IllegalArgumentException("unknown input ${input["in"]}")
     }

@@ -1,0 +1,213 @@
+"""What the kits evaluate in the page: gcSsoLogin by JSON-encoding, and the restore script.
+
+Issue 21 item 2/3: a gcSsoLogin argument holding emoji, U+2028 / U+2029, quotes, backslashes and
+``</script>`` arrives identical at the widget. The Kotlin kit's scripts (GcSsoScripts.kt) are
+built on the JVM and evaluated in Node; the React Native kit's run in its own node tests
+(test_kit_packages.py); Swift cannot run here, so its lifecycle script is taken out of the
+Swift source and evaluated, and its login goes through JSONEncoder (checked in the source).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+PLATFORMS = ROOT / "bridge" / "platforms"
+KOTLIN = PLATFORMS / "android" / "gccomments" / "src"
+KOTLIN_PACKAGE = "dev/gcbridge/comments"
+KOTLIN_SOURCES = [
+    KOTLIN / "main" / "java" / KOTLIN_PACKAGE / "GcJson.kt",
+    KOTLIN / "main" / "java" / KOTLIN_PACKAGE / "GcSsoScripts.kt",
+    KOTLIN / "test" / "java" / KOTLIN_PACKAGE / "GcSsoScriptsPrint.kt",
+]
+SWIFT_SCRIPTS = PLATFORMS / "ios" / "GcComments" / "GcSsoScripts.swift"
+RESTORED = '{"gcLifecycle":"restored"}'
+
+HOSTILE = [
+    "eyJpZCI6ImFsaWNlIn0= 5a4c1e 1706000000",
+    "emoji \U0001f600\U0001f469\u200d\U0001f4bb done",
+    "line\u2028separator\u2029paragraph",
+    "quotes \" ' ` and ${template}",
+    "back\\slash \\u0041 \\n \\",
+    "</script><script>alert(1)</script>",
+    '"); window.stolen = true; ("',
+    "nul \x00 and \r\n\t controls \x7f",
+    "",
+]
+
+# Evaluates each script (one per argv line) against a fake widget; prints what arrived as JSON.
+NODE_EVAL = r"""
+const vm = require('node:vm');
+const fs = require('node:fs');
+const scripts = JSON.parse(fs.readFileSync(0, 'utf8'));
+const out = [];
+for (const script of scripts) {
+  const calls = [];
+  const window = {
+    gcSsoLogin: (v) => { calls.push(['login', v]); return true; },
+    gcSsoLogout: () => { calls.push(['logout']); return true; },
+  };
+  window.window = window;
+  vm.runInNewContext(script, window);
+  out.push({ calls, stolen: window.stolen === undefined ? null : true });
+}
+process.stdout.write(JSON.stringify(out));
+"""
+
+# Injects a lifecycle script twice into a fake page, fires pageshow (not persisted, persisted).
+NODE_LIFECYCLE = r"""
+const vm = require('node:vm');
+const fs = require('node:fs');
+const script = fs.readFileSync(0, 'utf8');
+const listeners = [];
+const posted = [];
+const sink = { postMessage: (text) => posted.push(text) };
+const window = {
+  addEventListener: (type, fn) => listeners.push([type, fn]),
+  GcBridgeAndroid: sink,
+  ReactNativeWebView: sink,
+  webkit: { messageHandlers: { gcBridge: sink } },
+};
+window.window = window;
+const context = vm.createContext(window);
+vm.runInContext(script, context);
+vm.runInContext(script, context);
+for (const persisted of [false, true]) {
+  for (const [type, fn] of listeners) if (type === 'pageshow') fn({ persisted });
+}
+process.stdout.write(JSON.stringify({ listeners: listeners.length, posted }));
+"""
+
+
+def _node(program: str, stdin: str) -> object:
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node not found (apt-get install nodejs): the scripts are evaluated in it")
+    result = subprocess.run(
+        [node, "-e", program], input=stdin, capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+@pytest.fixture(scope="module")
+def kotlin_output() -> list[str]:
+    """GcSsoScripts' output for each HOSTILE value, then LOGOUT and LIFECYCLE_SCRIPT."""
+    kotlinc, java = shutil.which("kotlinc"), shutil.which("java")
+    if kotlinc is None or java is None:
+        pytest.skip("kotlinc not found (apt-get install kotlin); make kits-check fails instead")
+    digest = hashlib.sha256(b"".join(p.read_bytes() for p in KOTLIN_SOURCES)).hexdigest()[:16]
+    with tempfile.TemporaryDirectory(prefix="gc-kt-scripts-") as tmp:
+        jar = Path(tmp) / f"scripts-{digest}.jar"
+        built = subprocess.run(
+            [kotlinc, *map(str, KOTLIN_SOURCES), "-include-runtime", "-d", str(jar)],
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
+        assert built.returncode == 0, built.stderr
+        lines = "".join(json.dumps(value, ensure_ascii=True) + "\n" for value in HOSTILE)
+        ran = subprocess.run(
+            [java, "-cp", str(jar), "dev.gcbridge.comments.GcSsoScriptsPrintKt"],
+            input=lines,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+    assert ran.returncode == 0, ran.stderr
+    return ran.stdout.splitlines()
+
+
+@pytest.mark.slow
+def test_kotlin_gc_sso_login_delivers_every_value_unchanged(kotlin_output):
+    scripts = kotlin_output[: len(HOSTILE)]
+    assert all(script.isascii() for script in scripts), "U+2028/2029 and non-ASCII escaped"
+    results = _node(NODE_EVAL, json.dumps(scripts + [kotlin_output[len(HOSTILE)]]))
+    assert isinstance(results, list)
+    for value, result in zip(HOSTILE, results, strict=False):
+        assert result == {"calls": [["login", value]], "stolen": None}, value
+    assert results[-1] == {"calls": [["logout"]], "stolen": None}
+
+
+@pytest.mark.slow
+def test_kotlin_lifecycle_script_reports_a_restore_once(kotlin_output):
+    script = kotlin_output[len(HOSTILE) + 1]
+    assert _node(NODE_LIFECYCLE, script) == {"listeners": 1, "posted": [RESTORED]}
+
+
+def _swift_multiline_literal(source: str, name: str) -> str:
+    """The value of ``static let <name> = \"\"\" ... \"\"\"`` (no interpolation in it)."""
+    match = re.search(rf'static let {name} = """\n(.*?)\n([ \t]*)"""', source, re.DOTALL)
+    assert match is not None, name
+    body, indent = match.group(1), match.group(2)
+    assert "\\(" not in body, "no interpolation"
+    lines = body.split("\n")
+    assert all(line.startswith(indent) or not line.strip() for line in lines)
+    return "\n".join(line[len(indent) :] for line in lines)
+
+
+def test_swift_lifecycle_script_reports_a_restore_once():
+    source = SWIFT_SCRIPTS.read_text(encoding="utf-8")
+    script = _swift_multiline_literal(source, "lifecycleScript")
+    assert _node(NODE_LIFECYCLE, script) == {"listeners": 1, "posted": [RESTORED]}
+    assert f'static let restoredMessage = #"{RESTORED}"#' in source
+
+
+def test_swift_gc_sso_login_is_json_encoded():
+    source = SWIFT_SCRIPTS.read_text(encoding="utf-8")
+    assert "JSONEncoder().encode(value)" in source
+    assert 'return "window.gcSsoLogin && window.gcSsoLogin(\\(literal))"' in source
+    controller = (PLATFORMS / "ios" / "GcComments" / "GcCommentsViewController.swift").read_text()
+    assert "GcSsoScripts.login(ssoData)" in controller
+    assert "gcSsoLogin(\\(" not in controller, "no ssoData pasted into a script"
+
+
+def test_every_kit_glue_wires_the_lifecycle():
+    swift = (PLATFORMS / "ios" / "GcComments" / "GcCommentsViewController.swift").read_text()
+    for needle in (
+        "func webViewWebContentProcessDidTerminate(_ webView: WKWebView)",
+        "perform(coordinator.contentTerminated())",
+        "case .reload:",
+        "webView.reload()",
+        "perform(coordinator.pageStarted())",
+        "perform(coordinator.restored())",
+        "coordinator.resume(seconds:",
+        "UIApplication.willEnterForegroundNotification",
+        "GcSsoScripts.lifecycleScript",
+    ):
+        assert needle in swift, needle
+    kotlin = (KOTLIN / "main" / "java" / KOTLIN_PACKAGE / "GcCommentsController.kt").read_text()
+    for needle in (
+        "override fun onRenderProcessGone(view: WebView, detail: RenderProcessGoneDetail): Boolean",
+        "perform(coordinator.contentTerminated())\n            return true",
+        "is GcSsoEffect.Reload -> replaceWebView()",
+        "dead.destroy()",
+        "perform(coordinator.pageStarted())",
+        "coordinator.restored()",
+        "coordinator.resume(",
+        "GcSsoScripts.LIFECYCLE_SCRIPT",
+    ):
+        assert needle in kotlin, needle
+    tsx = (PLATFORMS / "react-native" / "src" / "GcCommentsWebView.tsx").read_text()
+    for needle in (
+        "onContentProcessDidTerminate={onContentProcessDidTerminate}",
+        "onRenderProcessGone={onRenderProcessGone}",
+        "coordinator.current?.contentTerminated()",
+        "case 'reload':",
+        "key={generation}",
+        "coordinator.current?.pageStarted()",
+        "c.restored()",
+        "coordinator.current?.resume(seconds)",
+        "AppState.addEventListener('change'",
+        "verifiedBridgeSource()",
+        "LIFECYCLE_SCRIPT",
+    ):
+        assert needle in tsx, needle
