@@ -44,8 +44,6 @@ DEBIAN = {
     # throwaway servers for the receiver SDK's shared delivery log tests
     "postgresql": "/usr/lib/postgresql/15/bin/initdb",
     "redis-server": "/usr/bin/redis-server",
-    # make test-clock-skew: the suite with the wall clock shifted during collection
-    "faketime": "/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1",
 }
 
 

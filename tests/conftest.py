@@ -11,11 +11,12 @@ Grouping (``make test`` runs ``-n auto --dist loadgroup``): a test marked
 listener on 9000, the demo on 8470) or default paths in the repository root; two
 of those at once would fight over the port, so they all run on one worker.
 
-Clock skew (``make test-clock-skew``): with ``GC_CLOCK_SKEW_FILE`` set, the run is
-under libfaketime reading its offset from that file; the collection runs with
-the wall clock behind (``-400s``) and the file is set to ``+0s`` once collection
-is over, so a timestamp taken at import or collection is 400 s old when a test
-uses it. See tests/test_clock_skew_guard.py for the cheap, always-on check.
+Clock skew (``make test-clock-skew``): with ``GC_CLOCK_SKEW_FILE`` set, the run has
+.ci/clock_skew.c preloaded, which reads the wall clock's offset in seconds from
+that file; the collection runs with the clock behind (``-400``) and the file is
+set to ``0`` once collection is over, so a timestamp taken at import or
+collection is 400 s old when a test uses it. tests/test_clock_skew_guard.py is the
+cheap, always-on form of the check.
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 def _end_collection_skew() -> None:
     skew = os.environ.get("GC_CLOCK_SKEW_FILE")
     if skew:
-        Path(skew).write_text("+0s\n", encoding="ascii")
+        Path(skew).write_text("0\n", encoding="ascii")
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:

@@ -137,3 +137,36 @@ def test_the_guard_allows_reads_when_used(tmp_path: Path) -> None:
         encoding="utf-8",
     )
     assert findings(path) == []
+
+
+def test_the_skew_shim_moves_the_wall_clock_and_nothing_else(tmp_path: Path) -> None:
+    """``make test-clock-skew``'s preload: wall clock behind by the file's seconds, sleeps work."""
+    import shutil
+    import subprocess
+    import sys
+
+    gcc = shutil.which("gcc")
+    if gcc is None:
+        pytest.skip("gcc not found: make test-clock-skew builds .ci/clock_skew.c with it")
+    lib = tmp_path / "skew.so"
+    subprocess.run(
+        [gcc, "-O2", "-shared", "-fPIC", "-o", str(lib), str(ROOT / ".ci/clock_skew.c"), "-ldl"],
+        check=True,
+    )
+    skew = tmp_path / "skew"
+    skew.write_text("-400\n")
+    probe = (
+        "import datetime, pathlib, sys, time\n"
+        "before, day = time.time(), datetime.datetime.now().timestamp()\n"
+        "time.sleep(0.01)\n"
+        "pathlib.Path(sys.argv[1]).write_text('0\\n')\n"
+        "print(time.time() - before, day - before)\n"
+    )
+    env = {"LD_PRELOAD": str(lib), "GC_CLOCK_SKEW_FILE": str(skew), "PATH": "/usr/bin:/bin"}
+    out = subprocess.run(
+        [sys.executable, "-c", probe, str(skew)], env=env, capture_output=True, text=True
+    )
+    assert out.returncode == 0, out.stderr
+    jump, same = (float(x) for x in out.stdout.split())
+    assert 399 < jump < 460  # the clock caught up by the skew once the file said 0
+    assert abs(same) < 5  # datetime.now() is shifted like time.time()
