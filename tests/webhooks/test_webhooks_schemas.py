@@ -22,10 +22,12 @@ from gcbridge.webhooks.event_schemas import (
     EVENT_CATALOG,
     body_schema,
     example_body,
-    main as schemas_main,
     schema_file_name,
     schema_json,
     shipped_schema,
+)
+from gcbridge.webhooks.event_schemas import (
+    main as schemas_main,
 )
 from gcbridge.webhooks.events import EVENT_MODELS
 from gcbridge.webhooks.signature import EVENT_TYPES, signed_headers
@@ -45,7 +47,12 @@ def valid(schema: dict, body: object) -> bool:
 
 def test_the_four_event_types_are_the_spec_s_in_its_order() -> None:
     assert tuple(EVENT_MODELS) == EVENT_TYPES == tuple(EVENT_CATALOG)
-    assert EVENT_TYPES == ("comment.created", "comment.updated", "comment.approved", "comment.deleted")
+    assert EVENT_TYPES == (
+        "comment.created",
+        "comment.updated",
+        "comment.approved",
+        "comment.deleted",
+    )
 
 
 @pytest.mark.parametrize("event_type", TYPES_AND_ANY)
@@ -218,22 +225,62 @@ def test_cli_has_help(capsys) -> None:
     assert "2020-12" in capsys.readouterr().out
 
 
-def test_schema_works_without_fastapi(tmp_path: Path) -> None:
-    """The receiver SDK and `webhooks schema` need no FastAPI, uvicorn or jsonschema."""
-    blocker = tmp_path / "sitecustomize.py"
-    blocker.write_text(
+BLOCKED = ("fastapi", "uvicorn", "starlette", "jsonschema", "httpx")
+
+
+def without_heavy_packages(tmp_path: Path, code: str) -> subprocess.CompletedProcess[str]:
+    """Run ``code`` in a Python where importing any of BLOCKED fails."""
+    (tmp_path / "sitecustomize.py").write_text(
         "import sys\n"
+        f"BLOCKED = {BLOCKED!r}\n"
         "class _Block:\n"
         "    def find_spec(self, name, path=None, target=None):\n"
-        "        if name.split('.')[0] in ('fastapi', 'uvicorn', 'starlette', 'jsonschema', 'httpx'):\n"
+        "        if name.split('.')[0] in BLOCKED:\n"
         "            raise ImportError('blocked: ' + name)\n"
         "sys.meta_path.insert(0, _Block())\n"
     )
     env = {"PYTHONPATH": f"{tmp_path}:{ROOT / 'src'}", "PATH": "/usr/bin:/bin"}
-    run = subprocess.run(
-        [sys.executable, "-c", "import gcbridge.webhooks.event_schemas, gcbridge.webhooks as w;"
-         "from gcbridge.cli import main; raise SystemExit(main(['webhooks','schema','comment.created']))"],
-        env=env, capture_output=True, text=True, timeout=60, check=False,
-    )  # fmt: skip
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+
+def test_schema_works_without_fastapi(tmp_path: Path) -> None:
+    """The receiver SDK and `webhooks schema` need no FastAPI, uvicorn or jsonschema."""
+    assert without_heavy_packages(tmp_path, "import fastapi").returncode != 0  # the block works
+    run = without_heavy_packages(
+        tmp_path,
+        "import gcbridge.webhooks, gcbridge.webhooks.event_schemas\n"
+        "from gcbridge.cli import main\n"
+        "raise SystemExit(main(['webhooks', 'schema', 'comment.created']))",
+    )
     assert run.returncode == 0, run.stderr
     assert json.loads(run.stdout)["title"] == "CommentCreatedEvent"
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "gcbridge.webhooks.events",
+        "gcbridge.webhooks.event_schemas",
+        "gcbridge.webhooks.schema_check",
+        "gcbridge.vectors",
+        "gcbridge.emulator.openapi_webhooks",
+        "gcbridge.cli.webhooks_schema_cmd",
+    ],
+)
+def test_new_modules_document_their_public_names(name: str) -> None:
+    import importlib
+    import inspect
+
+    module = importlib.import_module(name)
+    assert module.__doc__
+    for exported in module.__all__:
+        obj = getattr(module, exported)
+        if inspect.isfunction(obj) or inspect.isclass(obj):
+            assert obj.__doc__, f"{name}.{exported} has no docstring"
