@@ -81,7 +81,7 @@ def example_body(event_type: str) -> dict[str, Any]:
     return {
         "event_type": event_type,
         "timestamp": 1700000000000 + list(EVENT_TYPES).index(event_type) * 60000,
-        "website_id": "5f1c0ffee0ddba11c0ffee00",
+        "website_id": "65a1f00da1b2c3d4e5f6a7b8",
         "data": {
             "comment": {
                 "id": "6553f100a1b2c3d4e5f60001",
