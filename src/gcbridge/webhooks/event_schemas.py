@@ -115,7 +115,7 @@ def example_body(event_type: str) -> dict[str, Any]:
 
 
 class _WireSchema(GenerateJsonSchema):
-    """Every key required (the service always sends it), no ``default`` shown."""
+    """Every key required (the service always sends it), no ``default``, no field titles."""
 
     def field_is_required(
         self,
@@ -126,6 +126,11 @@ class _WireSchema(GenerateJsonSchema):
 
     def default_schema(self, schema: core_schema.WithDefaultSchema) -> dict[str, Any]:
         return self.generate_inner(schema["schema"])
+
+    def field_title_should_be_set(self, schema: Any) -> bool:
+        # Only the objects carry a title: a title per field makes code generators
+        # (json-schema-to-typescript, quicktype) emit one type alias per field.
+        return False
 
 
 def _finish(

@@ -144,25 +144,25 @@ class WebhookEvent(BaseModel):
 
 
 class CommentCreatedEvent(WebhookEvent):
-    """The body of ``comment.created``: a new comment was submitted."""
+    """The body of comment.created: a new comment was submitted."""
 
     event_type: Literal["comment.created"] = _d("Always comment.created.")
 
 
 class CommentUpdatedEvent(WebhookEvent):
-    """The body of ``comment.updated``: a comment's content was edited."""
+    """The body of comment.updated: a comment's content was edited."""
 
     event_type: Literal["comment.updated"] = _d("Always comment.updated.")
 
 
 class CommentApprovedEvent(WebhookEvent):
-    """The body of ``comment.approved``: a moderator approved a comment."""
+    """The body of comment.approved: a moderator approved a comment."""
 
     event_type: Literal["comment.approved"] = _d("Always comment.approved.")
 
 
 class CommentDeletedEvent(WebhookEvent):
-    """The body of ``comment.deleted``: a comment was deleted, or a moderator refused it."""
+    """The body of comment.deleted: a comment was deleted, or a moderator refused it."""
 
     event_type: Literal["comment.deleted"] = _d("Always comment.deleted.")
 
