@@ -284,3 +284,16 @@ def test_new_modules_document_their_public_names(name: str) -> None:
         obj = getattr(module, exported)
         if inspect.isfunction(obj) or inspect.isclass(obj):
             assert obj.__doc__, f"{name}.{exported} has no docstring"
+
+
+@pytest.mark.parametrize("page", ["event-schemas.md", "test-vectors.md"])
+def test_reference_pages_link_only_to_files_that_exist(page: str) -> None:
+    import re
+
+    path = ROOT / "docs" / "reference" / page
+    text = path.read_text("utf-8")
+    for target in re.findall(r"\]\(([^)#]+)\)", text):
+        assert not target.startswith(("http:", "https:", "/")), target
+        assert (path.parent / target).exists(), target
+    for language in ("Node", "Go", "PHP"):
+        assert f"## {language}" in text or f"### {language}" in text, language
