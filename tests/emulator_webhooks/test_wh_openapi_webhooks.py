@@ -88,6 +88,9 @@ def test_the_document_is_valid_openapi_3_1_with_the_four_webhooks(api: Api) -> N
         assert {p["name"] for p in op["parameters"]} == SPEC_2_6_HEADERS
         assert all(p["in"] == "header" and p["required"] for p in op["parameters"])
         params = {p["name"]: p["schema"] for p in op["parameters"]}
+        for param in op["parameters"]:  # each example fits its own schema
+            if "example" in param:
+                assert Draft202012Validator(param["schema"]).is_valid(param["example"])
         assert params["X-Webhook-Signature"]["pattern"] == "^[0-9a-f]{64}$"
         assert params["User-Agent"]["const"] == "Service-Webhook/1.0"
         assert params["X-Webhook-First-Sent-At"]["format"] == "date-time"

@@ -177,7 +177,8 @@ def test_the_models_keep_their_public_behaviour() -> None:
 def test_shipped_files_equal_the_models_output(event_type: str | None) -> None:
     """If this fails: python -m gcbridge.webhooks.event_schemas --write"""
     path = SCHEMA_DIR / schema_file_name(event_type)
-    assert path.read_text("utf-8") == schema_json(event_type)
+    regenerate = "stale: run python -m gcbridge.webhooks.event_schemas --write"
+    assert path.read_text("utf-8") == schema_json(event_type), regenerate
     assert shipped_schema(event_type) == body_schema(event_type)
 
 

@@ -53,6 +53,7 @@ DELIVERY_HEADERS: list[dict[str, Any]] = [
         "description": "Epoch milliseconds the signature was computed with; refuse it "
         "outside plus or minus 5 minutes of your clock.",
         "schema": {"type": "integer", "format": "int64", "minimum": 0},
+        "example": 1700000000000,
     },
     {
         "name": DELIVERY_ID_HEADER,
@@ -61,6 +62,7 @@ DELIVERY_HEADERS: list[dict[str, Any]] = [
         "description": "Unique id of this delivery, the same on every retry of it: "
         "use it as an idempotency key.",
         "schema": {"type": "string", "minLength": 1},
+        "example": "dlv_4f9c2a7e1b3d4c5e8f60718293a4b5c6",
     },
     {
         "name": RETRY_COUNT_HEADER,
@@ -68,6 +70,7 @@ DELIVERY_HEADERS: list[dict[str, Any]] = [
         "required": True,
         "description": "Number of attempts already made (0 on the first attempt).",
         "schema": {"type": "integer", "minimum": 0},
+        "example": 0,
     },
     {
         "name": FIRST_SENT_AT_HEADER,
@@ -75,6 +78,7 @@ DELIVERY_HEADERS: list[dict[str, Any]] = [
         "required": True,
         "description": "ISO 8601 date-time of the first attempt of this delivery.",
         "schema": {"type": "string", "format": "date-time"},
+        "example": "2023-11-14T22:13:20.000Z",
     },
     {
         "name": "User-Agent",
