@@ -41,10 +41,24 @@ def openapi_document(api: Api) -> dict[str, Any]:
 
 
 def body_validator(doc: dict[str, Any], event_type: str) -> Draft202012Validator:
-    """The webhook's request body schema, its ``$ref``s resolved inside the document."""
+    """The webhook's request body schema, taken on its own (it holds no ``$ref``)."""
     media = doc["webhooks"][event_type]["post"]["requestBody"]["content"]["application/json"]
-    schema = {**media["schema"], "components": doc["components"]}
+    assert "$ref" not in json.dumps(media["schema"])
+    return Draft202012Validator(media["schema"], format_checker=FORMATS)
+
+
+def component_validator(doc: dict[str, Any], name: str) -> Draft202012Validator:
+    """A named ``components/schemas`` entry, its ``$ref``s resolved inside the document."""
+    schema = {"$ref": f"#/components/schemas/{name}", "components": doc["components"]}
     return Draft202012Validator(schema, format_checker=FORMATS)
+
+
+COMPONENT = {
+    "comment.created": "CommentCreatedEvent",
+    "comment.updated": "CommentUpdatedEvent",
+    "comment.approved": "CommentApprovedEvent",
+    "comment.deleted": "CommentDeletedEvent",
+}
 
 
 def cli_schema(capsys: pytest.CaptureFixture[str], event_type: str | None) -> dict[str, Any]:
@@ -96,6 +110,8 @@ def test_the_document_is_valid_openapi_3_1_with_the_four_webhooks(api: Api) -> N
         assert params["X-Webhook-First-Sent-At"]["format"] == "date-time"
         assert {"2XX", "4XX", "5XX"} <= set(op["responses"])
         # event_type is fixed to the entry's name, and the example is such a body
+        schema = op["requestBody"]["content"]["application/json"]["schema"]
+        assert schema["properties"]["event_type"]["const"] == event_type
         validator = body_validator(doc, event_type)
         (example,) = op["requestBody"]["content"]["application/json"]["examples"].values()
         assert example["value"]["event_type"] == event_type
@@ -154,6 +170,8 @@ def test_real_deliveries_validate_against_openapi_and_cli_schemas(
         event_type = body["event_type"]
         errors = [e.message for e in body_validator(doc, event_type).iter_errors(body)]
         assert errors == [], (event_type, errors)
+        assert component_validator(doc, COMPONENT[event_type]).is_valid(body)
+        assert component_validator(doc, "WebhookEvent").is_valid(body)
         cli = Draft202012Validator(cli_schema(capsys, event_type), format_checker=FORMATS)
         assert [e.message for e in cli.iter_errors(body)] == []
         assert Draft202012Validator(any_body, format_checker=FORMATS).is_valid(body)
@@ -186,8 +204,10 @@ def test_broken_copies_of_real_deliveries_do_not_validate(
         BREAKS[name](body)
         assert not any_body.is_valid(body)
         # the schema of the type it was sent as, and every other one
+        assert not component_validator(doc, "WebhookEvent").is_valid(body)
         for schema_type in EVENT_TYPES:
             assert not body_validator(doc, schema_type).is_valid(body), (event_type, schema_type)
+            assert not component_validator(doc, COMPONENT[schema_type]).is_valid(body)
             assert not Draft202012Validator(per_type[schema_type], format_checker=FORMATS).is_valid(
                 body
             )

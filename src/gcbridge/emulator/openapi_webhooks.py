@@ -4,11 +4,15 @@ One entry per event type (``comment.created`` ... ``comment.deleted``), each a
 ``post`` whose request body is that event's delivery body (spec 2.4) and whose
 header parameters are the delivery headers (spec 2.6), with an example and the
 answers the service acts on (spec 8). The body schemas come from the receiver
-SDK's models (:func:`gcbridge.webhooks.event_schemas.body_schema`): their ``$defs``
-become ``components/schemas`` (the shared parts named ``Webhook*`` so they never
-meet an API model's name), so that code generators (openapi-typescript,
-oapi-codegen, openapi-generator) make one named type per object and teams can
-import the catalog the way Svix and Convoy import an OpenAPI ``webhooks`` section.
+SDK's models (:func:`gcbridge.webhooks.event_schemas.body_schema`), twice:
+
+- inline in each webhook's request body, with no ``$ref`` at all, so that the schema
+  found there validates a body on its own (any JSON Schema validator, no resolver)
+  and a catalog importer (Svix, Convoy) needs nothing else from the document;
+- as named ``components/schemas`` (``CommentCreatedEvent``, ..., ``WebhookEvent`` for
+  any body; the shared parts named ``Webhook*`` so they never meet an API model's
+  name), so that code generators (openapi-typescript, openapi-generator) make one
+  named type per object.
 
 Documentation only, like :mod:`gcbridge.emulator.openapi`: nothing here changes
 what the emulator sends.
@@ -30,7 +34,13 @@ from gcbridge.webhooks.signature import (
     USER_AGENT,
 )
 
-__all__ = ["add_webhooks", "webhook_components", "webhook_operation", "DELIVERY_HEADERS"]
+__all__ = [
+    "add_webhooks",
+    "webhook_components",
+    "webhook_operation",
+    "inline_body_schema",
+    "DELIVERY_HEADERS",
+]
 
 _SHARED = ("Author", "Comment", "EventData", "Thread")
 _PREFIX = "Webhook"
@@ -144,6 +154,28 @@ def _relink(node: Any) -> Any:
     return node
 
 
+def _inline(node: Any, defs: dict[str, Any]) -> Any:
+    """``node`` with every ``#/$defs/X`` replaced by X itself (the models have no cycle)."""
+    if isinstance(node, dict):
+        ref = node.get("$ref")
+        if isinstance(ref, str) and ref.startswith("#/$defs/"):
+            rest = {k: v for k, v in node.items() if k != "$ref"}
+            return {**_inline(defs[ref[len("#/$defs/") :]], defs), **_inline(rest, defs)}
+        return {k: _inline(v, defs) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_inline(v, defs) for v in node]
+    return node
+
+
+def inline_body_schema(event_type: str) -> dict[str, Any]:
+    """The body schema of ``event_type`` with its parts inlined: no ``$ref``, no ``$defs``."""
+    schema = body_schema(event_type)
+    defs = schema.pop("$defs", {})
+    schema.pop("$schema", None)
+    inlined: dict[str, Any] = _inline(schema, defs)
+    return inlined
+
+
 def webhook_components() -> dict[str, dict[str, Any]]:
     """``components/schemas`` entries: each event body, its parts and ``WebhookEvent`` (any)."""
     union = body_schema()
@@ -162,7 +194,6 @@ def webhook_components() -> dict[str, dict[str, Any]]:
 
 def webhook_operation(event_type: str) -> dict[str, Any]:
     """The Path Item of one event type: a ``post`` with body, headers, answers, example."""
-    name = body_schema(event_type)["title"]
     return {
         "post": {
             "operationId": "webhook_" + event_type.replace(".", "_"),
@@ -177,7 +208,7 @@ def webhook_operation(event_type: str) -> dict[str, Any]:
                 "description": f"The {event_type} delivery body (spec 2.4).",
                 "content": {
                     "application/json": {
-                        "schema": {"$ref": f"#/components/schemas/{name}"},
+                        "schema": inline_body_schema(event_type),
                         "examples": {
                             event_type.replace(".", "_"): {
                                 "summary": f"A {event_type} delivery",
