@@ -138,10 +138,9 @@ def _relink(node: Any) -> Any:
     """``#/$defs/X`` -> ``#/components/schemas/<name of X>``, everywhere in ``node``."""
     if isinstance(node, dict):
         out = {k: _relink(v) for k, v in node.items()}
-        for key in ("$ref",):
-            ref = out.get(key)
-            if isinstance(ref, str) and ref.startswith("#/$defs/"):
-                out[key] = "#/components/schemas/" + _component_name(ref[len("#/$defs/") :])
+        ref = out.get("$ref")
+        if isinstance(ref, str) and ref.startswith("#/$defs/"):
+            out["$ref"] = "#/components/schemas/" + _component_name(ref[len("#/$defs/") :])
         mapping = out.get("mapping")
         if isinstance(mapping, dict) and "propertyName" in out:
             out["mapping"] = {
