@@ -1,13 +1,12 @@
-"""gcbridge.sso against vectors computed by node crypto (tests/vectors/make_vectors.mjs)."""
-
-import json
-from pathlib import Path
+"""gcbridge.sso against the shipped vectors (gcbridge.vectors), computed by node crypto
+(tests/vectors/make_vectors.mjs)."""
 
 import pytest
 
+from gcbridge import vectors
 from gcbridge.sso import SsoError, SsoVerifier
 
-VECTORS = json.loads((Path(__file__).parents[1] / "vectors" / "sso.json").read_text("utf-8"))
+VECTORS = vectors.load("sso")
 
 
 @pytest.mark.parametrize("case", VECTORS["cases"], ids=lambda c: c["name"])

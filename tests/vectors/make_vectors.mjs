@@ -1,6 +1,6 @@
 // Protocol vectors for gcbridge.sso and gcbridge.webhooks, computed with Node's
 // crypto, independently of the Python implementation. Regenerate with:
-//   node tests/vectors/make_vectors.mjs
+//   node tests/vectors/make_vectors.mjs   (writes src/gcbridge/vectors/*.json, shipped in the wheel)
 // The output is deterministic (fixed secrets, times and bodies).
 import { createHmac } from "node:crypto";
 import { writeFileSync } from "node:fs";
@@ -8,8 +8,9 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const here = dirname(fileURLToPath(import.meta.url));
+const out = join(here, "..", "..", "src", "gcbridge", "vectors");
 const write = (name, value) =>
-  writeFileSync(join(here, name), JSON.stringify(value, null, 2) + "\n");
+  writeFileSync(join(out, name), JSON.stringify(value, null, 2) + "\n");
 
 // ---------------------------------------------------------------- ssoData
 const SSO_SECRET = "sso-secret";

@@ -2,12 +2,12 @@
 
 import base64
 import json
-from pathlib import Path
 
 import httpx
 import pytest
 from starlette.datastructures import Headers
 
+from gcbridge import vectors
 from gcbridge.clock import ManualClock
 from gcbridge.errors import GcBridgeError
 from gcbridge.webhooks import (
@@ -21,9 +21,7 @@ from gcbridge.webhooks import (
 )
 from gcbridge.webhooks.errors import VERIFICATION_REASONS
 
-VECTORS = json.loads(
-    (Path(__file__).parents[1] / "vectors" / "webhook_signature.json").read_text("utf-8")
-)
+VECTORS = vectors.load("webhook_signature")  # shipped in the wheel (src/gcbridge/vectors)
 SECRET = "whsec_test_secret"
 TS = 1_700_000_000_000
 BODY = b'{"event_type":"comment.created"}'

@@ -5,7 +5,7 @@ CLI of a part lives beside nothing else::
 
     gcbridge bridge     --print | --version | --sha256
     gcbridge sso        issue | verify | check
-    gcbridge webhooks   listen | sign | verify | trigger | calls | replay
+    gcbridge webhooks   listen | sign | verify | schema | trigger | calls | replay
     gcbridge emulator   [--host --port --data-dir --sites ...]
     gcbridge demo       [--headless --exit-after-flow --screenshot PATH]
     gcbridge harness    run --bridge PATH [--engine E] [--report DIR] [-k EXPR] [-n N]
@@ -34,7 +34,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "sso": ("gcbridge.cli.sso_cmd", "issue and verify ssoData, check a live /sso-data endpoint"),
     "webhooks": (
         "gcbridge.cli.webhooks_cmd",
-        "listen for, sign, verify, trigger, list and replay webhook deliveries",
+        "listen for, sign, verify, trigger, list and replay webhook deliveries; "
+        "print their JSON Schemas",
     ),
     "emulator": ("gcbridge.cli.emulator_cmd", "run the local stand-in for the commenting service"),
     "demo": ("gcbridge.cli.demo_cmd", "run the whole loop: emulator, backend, app window"),

@@ -1,7 +1,8 @@
-"""``gcbridge webhooks listen | sign | verify | trigger | calls | replay``: debug webhooks.
+"""``gcbridge webhooks listen | sign | verify | schema | trigger | calls | replay``.
 
 ``trigger``, ``calls`` and ``replay`` drive a running emulator
-(:mod:`gcbridge.cli.webhooks_remote_cmd`).
+(:mod:`gcbridge.cli.webhooks_remote_cmd`); ``schema`` prints the JSON Schemas
+(:mod:`gcbridge.cli.webhooks_schema_cmd`).
 
 The secret comes from ``--secret-env VAR`` (preferred: it stays out of shell
 history and ``ps``) or, for ``listen`` during development, ``--secret``.
@@ -183,5 +184,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     verify.set_defaults(func=_verify)
 
     from gcbridge.cli.webhooks_remote_cmd import register_remote
+    from gcbridge.cli.webhooks_schema_cmd import register_schema
 
+    register_schema(sub)
     register_remote(sub)

@@ -86,12 +86,29 @@ def _run(args: argparse.Namespace, action: Any) -> int:
         return 2 if exc.reason == "unreachable" else 1
 
 
+def _schema_verdict(call: dict[str, Any], event_type: str) -> str | None:
+    """``None`` if the call's body matches ``event_type``'s JSON Schema, else the error line."""
+    from gcbridge.webhooks.schema_check import WebhookSchemaError, check_body
+
+    try:
+        check_body(str(call.get("body") or ""), event_type)
+    except WebhookSchemaError as exc:
+        return f"gcbridge: error [{exc.reason}]: the delivered body: {printable(exc, 400)}"
+    return None
+
+
 def _trigger(args: argparse.Namespace) -> int:
     def action(client: Any) -> int:
         fired = client.fire(args.event)
         print(f"fired {fired.event_type} on comment {printable(fired.comment_id)}", flush=True)
         call = client.wait_for_call(fired, timeout=args.timeout)
         print(_outcome(call))
+        # What it made the emulator send is held to the published contract, too.
+        verdict = _schema_verdict(call, fired.event_type)
+        if verdict is not None:
+            print(verdict, file=sys.stderr)
+            return 1
+        print(f"body matches the {fired.event_type} JSON Schema (gcbridge webhooks schema)")
         return 0 if call.get("status") == "succeeded" else 1
 
     return _run(args, action)
@@ -169,7 +186,8 @@ def register_remote(sub: Any) -> None:
         allow_abbrev=False,
         help="fire a real event through the emulator and wait for its delivery",
         description="Act as a test user (or moderator) so the emulator fires EVENT, wait for "
-        "its call, print its id, status and response code; exit 1 if the delivery failed.",
+        "its call, print its id, status and response code, and check its body against the "
+        "event's JSON Schema; exit 1 if the delivery failed or the body does not match.",
     )
     emulator_options(trigger)
     trigger.add_argument("event", metavar="EVENT", choices=EVENT_TYPES, help=", ".join(EVENT_TYPES))

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 import httpx
 from fastapi import FastAPI, Request
@@ -33,6 +34,7 @@ from gcbridge.emulator.comments import threadload
 from gcbridge.emulator.datadir import secure_data_dir
 from gcbridge.emulator.db import Database
 from gcbridge.emulator.errors import ApiError
+from gcbridge.emulator.openapi_webhooks import add_webhooks
 from gcbridge.emulator.requestlog import RecordRequests, RequestLog
 from gcbridge.emulator.settings import Settings
 from gcbridge.emulator.state import EmulatorState, state_of
@@ -78,6 +80,7 @@ def create_app(
         lifespan=lifespan,
     )
     app.state.emulator = state
+    _document_webhooks(app)
 
     @app.exception_handler(ApiError)
     async def _api_error(_: Request, exc: ApiError) -> JSONResponse:
@@ -129,6 +132,18 @@ def create_app(
     # Outermost: an oversized body is refused before anything (the request log too) reads it.
     app.add_middleware(BodyLimit)
     return app
+
+
+def _document_webhooks(app: FastAPI) -> None:
+    """``/openapi.json`` also carries the ``webhooks`` section (the event catalog)."""
+    routes_only = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            app.openapi_schema = add_webhooks(routes_only())
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
 
 
 _HTTP_REASONS = {

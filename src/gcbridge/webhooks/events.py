@@ -5,6 +5,10 @@ keeps working when the service adds fields. Dates inside ``data`` are parsed
 into timezone-aware datetimes (a date without offset is taken as UTC); the root
 ``timestamp`` stays integer epoch milliseconds, with :attr:`WebhookEvent.sent_at`
 as its datetime.
+
+These models are also the one source of the published JSON Schemas
+(:mod:`gcbridge.webhooks.event_schemas`): one body model per event type
+(:data:`EVENT_MODELS`, ``event_type`` fixed), each field described as spec 2.4 does.
 """
 
 from __future__ import annotations
@@ -14,10 +18,24 @@ from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
+from pydantic.json_schema import WithJsonSchema
 
 from gcbridge.webhooks.errors import WebhookPayloadError
 
-__all__ = ["EventType", "Author", "Comment", "Thread", "EventData", "WebhookEvent", "parse_event"]
+__all__ = [
+    "EventType",
+    "Author",
+    "Comment",
+    "Thread",
+    "EventData",
+    "WebhookEvent",
+    "CommentCreatedEvent",
+    "CommentUpdatedEvent",
+    "CommentApprovedEvent",
+    "CommentDeletedEvent",
+    "EVENT_MODELS",
+    "parse_event",
+]
 
 EventType = Literal["comment.created", "comment.updated", "comment.approved", "comment.deleted"]
 """The four event kinds of spec 6.1."""
@@ -29,56 +47,67 @@ def _aware(value: datetime) -> datetime:
 
 
 IsoDate = Annotated[datetime, AfterValidator(_aware)]
+_Url = Annotated[str, WithJsonSchema({"type": "string", "format": "uri"})]
 
 _MODEL = ConfigDict(frozen=True, extra="allow")
 
 
+def _d(text: str) -> Any:
+    return Field(description=text)
+
+
+def _nullable(text: str) -> Any:
+    # The service always sends these keys (null when there is no value); a receiver
+    # still accepts a body without them.
+    return Field(default=None, description=text)
+
+
 class Author(BaseModel):
-    """``data.comment.author``."""
+    """The author of the comment (data.comment.author)."""
 
     model_config = _MODEL
 
-    id: str
-    external_id: str | None = None
-    guest: bool
-    name: str
+    id: str = _d("Author id.")
+    external_id: str | None = _nullable("For SSO users, the id supplied through SSO.")
+    guest: bool = _d("Whether the author is a guest.")
+    name: str = _d("Display name.")
     # Spec 2.4 says string; guests of some sites have none, so null is tolerated.
-    email: str | None = None
-    avatar: str | None = None
+    email: str | None = _nullable("Author e-mail address (null for a guest without one).")
+    avatar: _Url | None = _nullable("Avatar image URL.")
 
 
 class Comment(BaseModel):
-    """``data.comment``."""
+    """The comment the event is about (data.comment)."""
 
     model_config = _MODEL
 
-    id: str
-    external_id: str | None = None
-    content: str
-    created_at: IsoDate
-    updated_at: IsoDate
-    thread_id: str
-    external_thread_id: str | None = None
-    parent_id: str | None = None
-    external_parent_id: str | None = None
-    status: str
+    id: str = _d("Comment id.")
+    external_id: str | None = _nullable("Caller-side comment id.")
+    content: str = _d("Comment text.")
+    created_at: IsoDate = _d("ISO 8601 date-time.")
+    updated_at: IsoDate = _d("ISO 8601 date-time.")
+    thread_id: str = _d("Id of the thread.")
+    external_thread_id: str | None = _nullable("Caller-side thread id.")
+    parent_id: str | None = _nullable("Null for a top-level comment.")
+    external_parent_id: str | None = _nullable("Caller-side parent id.")
+    status: str = _d("Public status of the comment, for example approved or deleted.")
     author: Author
 
 
 class Thread(BaseModel):
-    """``data.thread``."""
+    """The thread of the comment (data.thread)."""
 
     model_config = _MODEL
 
-    id: str
-    page_title: str
-    created_at: IsoDate
-    updated_at: IsoDate
-    external_id: str | None = None
+    id: str = _d("Thread id.")
+    page_title: str = _d("Page title.")
+    created_at: IsoDate = _d("ISO 8601 date-time.")
+    updated_at: IsoDate = _d("ISO 8601 date-time.")
+    external_id: str | None = _nullable("Caller-side thread id.")
 
 
 class EventData(BaseModel):
-    """``data``: the comment and its thread."""
+    """The event's data: the comment and its thread."""
 
     model_config = _MODEL
 
@@ -87,19 +116,64 @@ class EventData(BaseModel):
 
 
 class WebhookEvent(BaseModel):
-    """One delivery body: ``event_type``, ``timestamp`` (epoch ms), ``website_id``, ``data``."""
+    """One delivery body: event_type, timestamp (epoch ms), website_id and data."""
 
     model_config = _MODEL
 
-    event_type: EventType
-    timestamp: int = Field(strict=True, ge=0)
-    website_id: str = Field(pattern=r"^[0-9a-fA-F]{24}$")
+    event_type: EventType = _d("One of the four event kinds (spec 6.1).")
+    timestamp: int = Field(
+        strict=True,
+        ge=0,
+        description="Epoch milliseconds.",
+        json_schema_extra={"format": "int64"},
+    )
+    website_id: str = Field(
+        pattern=r"^[0-9a-fA-F]{24}$", description="Internal site id (24 hex characters)."
+    )
     data: EventData
 
     @property
     def sent_at(self) -> datetime:
         """``timestamp`` as an aware UTC datetime."""
         return datetime.fromtimestamp(self.timestamp / 1000, tz=UTC)
+
+
+# One body model per event type: the same fields, ``event_type`` fixed. They give
+# each event its own JSON Schema (a const event_type); parse_event still answers
+# a plain WebhookEvent.
+
+
+class CommentCreatedEvent(WebhookEvent):
+    """The body of comment.created: a new comment was submitted."""
+
+    event_type: Literal["comment.created"] = _d("Always comment.created.")
+
+
+class CommentUpdatedEvent(WebhookEvent):
+    """The body of comment.updated: a comment's content was edited."""
+
+    event_type: Literal["comment.updated"] = _d("Always comment.updated.")
+
+
+class CommentApprovedEvent(WebhookEvent):
+    """The body of comment.approved: a moderator approved a comment."""
+
+    event_type: Literal["comment.approved"] = _d("Always comment.approved.")
+
+
+class CommentDeletedEvent(WebhookEvent):
+    """The body of comment.deleted: a comment was deleted, or a moderator refused it."""
+
+    event_type: Literal["comment.deleted"] = _d("Always comment.deleted.")
+
+
+EVENT_MODELS: dict[str, type[WebhookEvent]] = {
+    "comment.created": CommentCreatedEvent,
+    "comment.updated": CommentUpdatedEvent,
+    "comment.approved": CommentApprovedEvent,
+    "comment.deleted": CommentDeletedEvent,
+}
+"""Event type -> the model of its body, in spec 6.1's order."""
 
 
 def parse_event(body: bytes | str) -> WebhookEvent:

@@ -29,6 +29,7 @@ SCRIPT_MODULES: tuple[str, ...] = (
     "signin.js",
     "site-panel.js",
     "test-events.js",
+    "catalog.js",
     "journal.js",
     "attempts.js",
     "dom.js",

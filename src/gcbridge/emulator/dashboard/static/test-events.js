@@ -1,12 +1,14 @@
 /*
  * test-events.js: the "Send a test event" sender. Each button fires its event through the real
  * comment routes as the dashboard's own test user (registered on first use, kept per site in
- * sessionStorage), so the delivery the journal then shows is a real one.
+ * sessionStorage), so the delivery the journal then shows is a real one. The body of that
+ * delivery is then checked against the event's JSON Schema (POST /api/dashboard/events/check,
+ * the same check as `gcbridge webhooks trigger`), and the verdict shown under the buttons.
  */
 
 import { $, setText } from './dom.js';
 import { clockTime } from './time.js';
-import { ApiFailure, api, describe, session } from './api.js';
+import { ApiFailure, api, describe, session, sitePath } from './api.js';
 import { currentConfig } from './site-panel.js';
 import { pollNow } from './journal.js';
 
@@ -16,6 +18,7 @@ var userToken = null;
 export function clearTestEvents() {
   userToken = null;
   setText('test-status', '');
+  showVerdict('', null);
 }
 
 function userKey() { return 'gc_dashboard_user:' + session.site.shortname; }
@@ -86,41 +89,91 @@ function someComment(notes) {
   return createComment('');
 }
 
+function idOf(c) { return function () { return c.id; }; }
+
+/** Each sender fires its event and resolves to the id of the comment it acted on. */
 const SENDERS = {
-  'comment.created': function () { return createComment(''); },
+  'comment.created': function () { return createComment('').then(function (c) { return c.id; }); },
   'comment.updated': function (notes) {
     return someComment(notes).then(function (c) {
       var content = ($('test-content').value || 'Hello') + ' (edited ' + clockTime(Date.now()) + ')';
       return asUser(function (token) {
         return api('PATCH', '/api/pub/comments/' + encodeURIComponent(c.id), { bearer: token, json: { content: content } });
-      });
+      }).then(idOf(c));
     });
   },
   'comment.approved': function (notes) {
     return someComment(notes).then(function (c) {
-      return api('POST', '/api/moderation/comments/' + encodeURIComponent(c.id) + '/approve');
+      return api('POST', '/api/moderation/comments/' + encodeURIComponent(c.id) + '/approve').then(idOf(c));
     });
   },
   'comment.deleted': function (notes) {
     return someComment(notes).then(function (c) {
       return asUser(function (token) {
         return api('DELETE', '/api/pub/comments/' + encodeURIComponent(c.id), { bearer: token });
-      }).then(function (res) { store(commentKey(), null); return res; });
+      }).then(function () { store(commentKey(), null); return c.id; });
     });
   },
 };
+
+/** The verdict line: '' hides it; valid true/false/null (no verdict) styles it. */
+function showVerdict(text, valid) {
+  var line = $('test-schema');
+  line.setAttribute('data-valid', valid === null ? '' : String(valid));
+  setText('test-schema', text);
+}
+
+function pause(ms) { return new Promise(function (resolve) { setTimeout(resolve, ms); }); }
+
+/**
+ * The journal's call of ``eventType`` about comment ``commentId``. It is recorded in the same
+ * transaction as the comment change, so it is there at once; one retry covers a slow answer.
+ */
+function findCall(eventType, commentId, triesLeft) {
+  var path = sitePath('/calls') + '?limit=50&event_type=' + encodeURIComponent(eventType);
+  return api('GET', path).then(function (res) {
+    var found = ((res.body && res.body.calls) || []).filter(function (call) {
+      try { return JSON.parse(call.body).data.comment.id === commentId; } catch (e) { return false; }
+    });
+    if (found.length || triesLeft <= 0) return found[0] || null;
+    return pause(250).then(function () { return findCall(eventType, commentId, triesLeft - 1); });
+  });
+}
+
+/** Check the body the test event caused against the event's JSON Schema; show the verdict. */
+function checkDelivered(eventType, commentId) {
+  showVerdict('Checking its body against the ' + eventType + ' JSON Schema…', null);
+  return findCall(eventType, commentId, 1).then(function (call) {
+    if (!call) {
+      showVerdict('No delivery of it was recorded (no webhook subscribed to it): no body to check.', null);
+      return null;
+    }
+    return api('POST', '/api/dashboard/events/check', { json: { body: call.body, event_type: eventType } })
+      .then(function (res) {
+        var v = res.body || {};
+        showVerdict(v.valid
+          ? 'Its body matches the ' + eventType + ' JSON Schema.'
+          : 'Its body does NOT match the ' + eventType + ' JSON Schema [' + v.reason + ']: ' +
+            (v.problems || []).join('; '), Boolean(v.valid));
+      });
+  }).catch(function (err) { showVerdict('Could not check its body: ' + describe(err), null); });
+}
 
 function sendTest(eventType) {
   var notes = [];
   var buttons = document.querySelectorAll('#test-buttons button');
   Array.prototype.forEach.call(buttons, function (b) { b.disabled = true; });
   setText('test-status', 'Sending ' + eventType + '…');
-  SENDERS[eventType](notes).then(function () {
+  showVerdict('', null);
+  SENDERS[eventType](notes).then(function (commentId) {
     var config = currentConfig();
     var warn = config && config.enabled && (config.events || []).indexOf(eventType) >= 0
       ? '' : ' (the webhook is not set up, disabled or not subscribed to it: nothing is delivered)';
     setText('test-status', 'Sent ' + eventType + (notes.length ? '; ' + notes.join('; ') : '') + '.' + warn);
     pollNow();
+    // Checked even when the page's copy of the configuration says nothing is delivered: the
+    // webhook may have been set up elsewhere since (the journal is the truth).
+    return checkDelivered(eventType, commentId);
   }, function (err) {
     if (err instanceof ApiFailure && err.reason === 'comment_not_found') store(commentKey(), null);
     setText('test-status', eventType + ' failed: ' + describe(err));

@@ -1,0 +1,126 @@
+"""The event catalog for the dashboard: the four event types, their schemas, a body check.
+
+``GET  /api/dashboard/events``                      the catalog: each event type, when it
+                                                   fires, its example body and schema URL
+``GET  /api/dashboard/events/{event_type}/schema``  its JSON Schema (draft 2020-12), the very
+                                                   text ``gcbridge webhooks schema`` prints
+``POST /api/dashboard/events/check``               ``{"body": "<raw body>", "event_type"?}``
+                                                   -> ``{"valid", "event_type", "reason",
+                                                   "problems"}``: the one validation function
+                                                   (:func:`gcbridge.webhooks.schema_check.check_body`)
+
+The dashboard's test events run the body of each delivery they caused through the
+check. None of these routes needs a token: they hold the public contract only, no
+site data, and the check reads nothing but the request.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from fastapi import APIRouter, Request, Response
+from fastapi.responses import JSONResponse
+
+from gcbridge.emulator.errors import ApiError
+from gcbridge.emulator.openapi import error_responses, json_request_body
+from gcbridge.webhooks.event_schemas import EVENT_CATALOG, example_body, schema_json
+from gcbridge.webhooks.schema_check import WebhookSchemaError, check_body
+from gcbridge.webhooks.signature import EVENT_TYPES
+
+__all__ = ["router"]
+
+router = APIRouter(tags=["dashboard"])
+
+_HEADERS = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff"}
+_MAX_CHECKED = 256 * 1024  # far above any real body (comments are capped well below)
+
+
+def _schema_path(event_type: str) -> str:
+    return f"/api/dashboard/events/{event_type}/schema"
+
+
+@router.get("/api/dashboard/events", summary="The webhook event catalog (dashboard)")
+async def event_catalog() -> Response:
+    """``{"events": [{"event_type", "fires_when", "schema_url", "example"}], ...}``."""
+    events = [
+        {
+            "event_type": event_type,
+            "fires_when": EVENT_CATALOG[event_type],
+            "schema_url": _schema_path(event_type),
+            "example": example_body(event_type),
+        }
+        for event_type in EVENT_TYPES
+    ]
+    body = {
+        "events": events,
+        "any_event_schema_url": "/api/dashboard/events/any/schema",
+        "openapi_url": "/openapi.json",
+    }
+    return JSONResponse(body, headers=_HEADERS)
+
+
+@router.get(
+    "/api/dashboard/events/{event_type}/schema",
+    summary="The JSON Schema of one event type's body ('any': of any body)",
+    responses=error_responses(404),
+)
+async def event_schema(event_type: str) -> Response:
+    """The self-contained JSON Schema, as ``gcbridge webhooks schema EVENT_TYPE`` prints it."""
+    if event_type != "any" and event_type not in EVENT_TYPES:
+        raise ApiError(
+            404,
+            "unknown_event_type",
+            f"no event type of that name; one of {', '.join(EVENT_TYPES)}",
+        )
+    text = schema_json(None if event_type == "any" else event_type)
+    return Response(text, media_type="application/schema+json", headers=_HEADERS)
+
+
+def _invalid(message: str) -> ApiError:
+    return ApiError(400, "invalid_request", message)
+
+
+@router.post(
+    "/api/dashboard/events/check",
+    summary="Check a delivery body against its event's JSON Schema",
+    responses=error_responses(400),
+    openapi_extra=json_request_body(
+        {
+            "type": "object",
+            "required": ["body"],
+            "properties": {
+                "body": {"type": "string", "description": "The delivery body as sent."},
+                "event_type": {"type": "string", "enum": list(EVENT_TYPES)},
+            },
+        },
+        "The body to check, and the event type it must be (optional).",
+        required=True,
+    ),
+)
+async def check_event_body(request: Request) -> Response:
+    """``{"valid": bool, "event_type": str|null, "reason": str|null, "problems": [str]}``."""
+    raw = await request.body()
+    if len(raw) > _MAX_CHECKED:
+        raise _invalid(f"the request is larger than {_MAX_CHECKED} bytes")
+    try:
+        request_body: Any = json.loads(raw)
+    except ValueError:
+        raise _invalid("the request body is not JSON") from None
+    if not isinstance(request_body, dict) or not isinstance(request_body.get("body"), str):
+        raise _invalid('expected {"body": "<the delivery body as text>", "event_type"?}')
+    expected = request_body.get("event_type")
+    if expected is not None and not isinstance(expected, str):
+        raise _invalid("event_type must be a string")
+    try:
+        event_type: str | None = check_body(request_body["body"], expected)
+    except WebhookSchemaError as exc:
+        verdict = {
+            "valid": False,
+            "event_type": expected,
+            "reason": exc.reason,
+            "problems": list(exc.problems) or [str(exc)],
+        }
+        return JSONResponse(verdict, headers=_HEADERS)
+    verdict = {"valid": True, "event_type": event_type, "reason": None, "problems": []}
+    return JSONResponse(verdict, headers=_HEADERS)

@@ -1,0 +1,39 @@
+/*
+ * catalog.js: the event catalog card. The four webhook event types from GET /api/dashboard/events
+ * (public: the contract, no site data): when each fires, a link to its JSON Schema (draft
+ * 2020-12, the text `gcbridge webhooks schema EVENT_TYPE` prints) and an example body. The same
+ * catalog is the `webhooks` section of /openapi.json.
+ */
+
+import { $, el } from './dom.js';
+import { api, describe } from './api.js';
+
+function eventEntry(event) {
+  var example = el('details', { cls: 'example' }, [
+    el('summary', { text: 'Example body' }),
+    el('pre', { cls: 'block', text: JSON.stringify(event.example, null, 2) }),
+  ]);
+  var schemaLink = el('a', {
+    text: 'JSON Schema',
+    attrs: { href: event.schema_url, target: '_blank', rel: 'noopener noreferrer' },
+  });
+  return el('article', { cls: 'event-type', attrs: { 'data-event': event.event_type } }, [
+    el('h3', {}, [el('code', { text: event.event_type })]),
+    el('p', { cls: 'fires', text: event.fires_when }),
+    el('p', { cls: 'links' }, [schemaLink]),
+    example,
+  ]);
+}
+
+/** Fill the catalog card (once, at start: it needs no token). */
+export function initCatalog() {
+  var list = $('catalog-events');
+  return api('GET', '/api/dashboard/events', { bearer: null }).then(function (res) {
+    var events = (res.body && res.body.events) || [];
+    list.replaceChildren.apply(list, events.map(eventEntry));
+    $('catalog-any').setAttribute('href', res.body.any_event_schema_url);
+    $('catalog-openapi').setAttribute('href', res.body.openapi_url);
+  }, function (err) {
+    list.replaceChildren(el('p', { cls: 'error', text: 'Could not load the event catalog: ' + describe(err) }));
+  });
+}

@@ -1,0 +1,236 @@
+"""The JSON Schemas (draft 2020-12) of the webhook delivery bodies, made from the models.
+
+One source of truth: :mod:`gcbridge.webhooks.events` defines the body of each event
+type; this module turns those models into self-contained JSON Schemas (``$defs``
+inline, no outside reference) for teams in other languages, and the same schemas
+ship as files in the package (``schemas/*.schema.json``) so they can be read
+without running Python::
+
+    from gcbridge.webhooks.event_schemas import body_schema, EVENT_CATALOG
+
+    body_schema("comment.created")   # that body: event_type const "comment.created"
+    body_schema()                    # any delivery body: oneOf the four, by event_type
+
+The schema describes what the service *sends*: every key of spec 2.4 is required
+(nullable ones are present with ``null``), while the receiver models stay lenient
+on input (a missing nullable key, extra keys). Unknown keys are allowed
+(``additionalProperties: true``): the service may add fields.
+
+Regenerate the shipped files after changing a model (a test compares them)::
+
+    python -m gcbridge.webhooks.event_schemas --write
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import json
+import operator
+import sys
+from collections.abc import Sequence
+from importlib import resources
+from pathlib import Path
+from typing import Annotated, Any, cast
+
+from pydantic import Field, TypeAdapter
+from pydantic.json_schema import GenerateJsonSchema
+from pydantic_core import core_schema
+
+from gcbridge.webhooks.events import EVENT_MODELS
+from gcbridge.webhooks.signature import EVENT_TYPES
+
+__all__ = [
+    "JSON_SCHEMA_DIALECT",
+    "EVENT_CATALOG",
+    "ANY_EVENT",
+    "body_schema",
+    "example_body",
+    "schema_file_name",
+    "shipped_schema",
+    "schema_json",
+    "write_schema_files",
+]
+
+JSON_SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
+"""The ``$schema`` of every schema here."""
+
+EVENT_CATALOG: dict[str, str] = {
+    "comment.created": "A new comment is submitted.",
+    "comment.updated": "A comment's content is edited.",
+    "comment.approved": "A moderator approves a comment.",
+    "comment.deleted": "A comment is deleted, or a moderator refuses it (there is no "
+    "comment.refused event).",
+}
+"""Event type -> when it fires (spec 6.1), in the spec's order."""
+
+ANY_EVENT = "webhook-event"
+"""The name of the union schema (any delivery body) among the shipped files."""
+
+_EXAMPLE_CHANGE = {
+    "comment.created": ("Great article, thanks!", "approved", "2023-11-14T22:13:20.000Z"),
+    "comment.updated": ("Great article, thanks! (edited)", "approved", "2023-11-14T22:15:00.000Z"),
+    "comment.approved": ("Great article, thanks!", "approved", "2023-11-14T22:20:00.000Z"),
+    "comment.deleted": ("Great article, thanks!", "deleted", "2023-11-14T22:30:00.000Z"),
+}
+
+
+def example_body(event_type: str) -> dict[str, Any]:
+    """A complete, fixed example body of ``event_type`` (``KeyError`` for an unknown type)."""
+    content, status, updated = _EXAMPLE_CHANGE[event_type]
+    return {
+        "event_type": event_type,
+        "timestamp": 1700000000000 + list(EVENT_TYPES).index(event_type) * 60000,
+        "website_id": "65a1f00da1b2c3d4e5f6a7b8",
+        "data": {
+            "comment": {
+                "id": "6553f100a1b2c3d4e5f60001",
+                "external_id": None,
+                "content": content,
+                "created_at": "2023-11-14T22:13:20.000Z",
+                "updated_at": updated,
+                "thread_id": "6553f0f0a1b2c3d4e5f60000",
+                "external_thread_id": "article-42",
+                "parent_id": None,
+                "external_parent_id": None,
+                "status": status,
+                "author": {
+                    "id": "6553ef00a1b2c3d4e5f6000a",
+                    "external_id": "user-42",
+                    "guest": False,
+                    "name": "Ada Lovelace",
+                    "email": "ada@example.com",
+                    "avatar": "https://example.com/avatars/ada.png",
+                },
+            },
+            "thread": {
+                "id": "6553f0f0a1b2c3d4e5f60000",
+                "page_title": "How the analytical engine works",
+                "created_at": "2023-11-14T22:00:00.000Z",
+                "updated_at": updated,
+                "external_id": "article-42",
+            },
+        },
+    }
+
+
+class _WireSchema(GenerateJsonSchema):
+    """Every key required (the service always sends it), no ``default``, no field titles."""
+
+    def field_is_required(
+        self,
+        field: core_schema.ModelField | core_schema.DataclassField | core_schema.TypedDictField,
+        total: bool,
+    ) -> bool:
+        return True
+
+    def default_schema(self, schema: core_schema.WithDefaultSchema) -> dict[str, Any]:
+        return self.generate_inner(schema["schema"])
+
+    def field_title_should_be_set(self, schema: Any) -> bool:
+        # Only the objects carry a title: a title per field makes code generators
+        # (json-schema-to-typescript, quicktype) emit one type alias per field.
+        return False
+
+
+def _finish(
+    schema: dict[str, Any], title: str, description: str, examples: list[Any]
+) -> dict[str, Any]:
+    out: dict[str, Any] = {"$schema": JSON_SCHEMA_DIALECT, "title": title}
+    out["description"] = description
+    out.update({k: v for k, v in schema.items() if k not in ("title", "description")})
+    out["examples"] = examples
+    return out
+
+
+def _check_type(event_type: str) -> None:
+    if event_type not in EVENT_MODELS:
+        raise KeyError(f"unknown event type {event_type!r}; one of {', '.join(EVENT_TYPES)}")
+
+
+def body_schema(event_type: str | None = None) -> dict[str, Any]:
+    """The self-contained JSON Schema of ``event_type``'s body, or of any body if ``None``.
+
+    Raises ``KeyError`` for an unknown event type. A fresh dict on every call.
+    """
+    if event_type is not None:
+        _check_type(event_type)
+        model = EVENT_MODELS[event_type]
+        schema = model.model_json_schema(schema_generator=_WireSchema, mode="serialization")
+        return _finish(
+            schema,
+            title=model.__name__,
+            description=f"The {event_type} delivery body (spec 2.4). Fires when: "
+            + EVENT_CATALOG[event_type],
+            examples=[example_body(event_type)],
+        )
+    models: Any = functools.reduce(operator.or_, EVENT_MODELS.values())
+    union: Any = cast(Any, Annotated)[models, Field(discriminator="event_type")]
+    adapter: TypeAdapter[Any] = TypeAdapter(union)
+    schema = adapter.json_schema(schema_generator=_WireSchema, mode="serialization")
+    return _finish(
+        schema,
+        title="WebhookEvent",
+        description="Any webhook delivery body (spec 2.4): one of the four event types, "
+        "told apart by event_type.",
+        examples=[example_body(t) for t in EVENT_TYPES],
+    )
+
+
+def schema_json(event_type: str | None = None) -> str:
+    """:func:`body_schema` as the text of the shipped file (2-space indent, final newline)."""
+    return json.dumps(body_schema(event_type), indent=2, ensure_ascii=False) + "\n"
+
+
+def schema_file_name(event_type: str | None = None) -> str:
+    """The shipped file's name: ``comment.created.schema.json``, ``webhook-event.schema.json``."""
+    if event_type is not None:
+        _check_type(event_type)
+    return f"{event_type or ANY_EVENT}.schema.json"
+
+
+def shipped_schema(event_type: str | None = None) -> dict[str, Any]:
+    """The schema as shipped in the package's ``schemas/`` folder (what other languages read)."""
+    name = schema_file_name(event_type)
+    text = resources.files("gcbridge.webhooks").joinpath("schemas", name).read_text("utf-8")
+    value: dict[str, Any] = json.loads(text)
+    return value
+
+
+def write_schema_files(directory: Path) -> list[Path]:
+    """Write every schema file into ``directory`` (created if needed); the paths written."""
+    directory.mkdir(parents=True, exist_ok=True)
+    written = []
+    for event_type in (*EVENT_TYPES, None):
+        path = directory / schema_file_name(event_type)
+        path.write_text(schema_json(event_type), encoding="utf-8")
+        written.append(path)
+    return written
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m gcbridge.webhooks.event_schemas --write [DIR]``: regenerate the files."""
+    parser = argparse.ArgumentParser(
+        prog="python -m gcbridge.webhooks.event_schemas",
+        description="Regenerate the shipped JSON Schema files from the models.",
+    )
+    parser.add_argument("--write", action="store_true", help="write the files (else list them)")
+    parser.add_argument(
+        "directory",
+        nargs="?",
+        type=Path,
+        default=Path(__file__).with_name("schemas"),
+        help="where to write (default: the package's schemas/ folder)",
+    )
+    args = parser.parse_args(argv)
+    if not args.write:
+        for event_type in (*EVENT_TYPES, None):
+            print(args.directory / schema_file_name(event_type))
+        return 0
+    for path in write_schema_files(args.directory):
+        print(f"wrote {path}")
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
