@@ -101,6 +101,7 @@ CREATE TABLE IF NOT EXISTS calls (
 );
 CREATE INDEX IF NOT EXISTS calls_due ON calls(next_attempt_at) WHERE status = 'pending';
 CREATE INDEX IF NOT EXISTS calls_site ON calls(website_id, seq);
+CREATE INDEX IF NOT EXISTS calls_replay_of ON calls(replay_of) WHERE replay_of IS NOT NULL;
 
 CREATE TABLE IF NOT EXISTS attempts (
     id               INTEGER PRIMARY KEY AUTOINCREMENT,
