@@ -157,7 +157,7 @@ def register(parser: argparse.ArgumentParser) -> None:
         description="Check one ssoData token. The token is a credential (anyone holding it "
         "signs in as the user until it expires), so read it from an environment variable "
         "(--token-env) or stdin rather than the command line, where `ps` and the shell "
-        "history show it: `printf '%%s\\n' \"$TOKEN\" | gcbridge sso verify --secret-env VAR`.",
+        "history show it: `printf '%s\\n' \"$TOKEN\" | gcbridge sso verify --secret-env VAR`.",
     )
     verify.add_argument(
         "--secret-env",
