@@ -141,7 +141,8 @@ def fetch(
                 transport=transport,
             )
         except HttpProblem as exc:
-            raise Unreachable(f"{exc}", reason=exc.reason) from None
+            via = f" (after {len(locations)} redirect(s) from {url})" if locations else ""
+            raise Unreachable(f"{exc}{via}", reason=exc.reason) from None
         if not answer.is_redirect:
             break
         location = answer.headers["location"]
@@ -194,7 +195,12 @@ def run_check(args: argparse.Namespace, secret: str) -> int:
         if args.json:
             print(escaped_json({"ok": False, "error": exc.reason, "message": str(exc)}))
         else:
-            print(f"unreachable: {exc} [{exc.reason}]; fix: check the URL and that the server runs")
+            from gcbridge.webhooks.listen import printable
+
+            print(
+                f"unreachable: {printable(exc, 600)} [{exc.reason}]; "
+                "fix: check the URL and that the server runs"
+            )
         return 2
     report = diagnose_answer(
         secret=secret,
