@@ -155,9 +155,9 @@ def register(parser: argparse.ArgumentParser) -> None:
         allow_abbrev=False,
         help="check ssoData; print the user or the reason (exit 1)",
         description="Check one ssoData token. The token is a credential (anyone holding it "
-        "signs in as the user until it expires), so read it from an environment variable "
-        "(--token-env) or stdin rather than the command line, where `ps` and the shell "
-        "history show it: `printf '%s\\n' \"$TOKEN\" | gcbridge sso verify --secret-env VAR`.",
+        "signs in as the user until it expires), so give it on stdin or in an environment "
+        "variable (options below) rather than as an argument, which the process list and "
+        "the shell history show.",
     )
     verify.add_argument(
         "--secret-env",
@@ -203,10 +203,11 @@ def register(parser: argparse.ArgumentParser) -> None:
         "Cache-Control: no-store, no ssoData in a redirect, format, signature with the "
         "site's secret, age (and the server's clock from its Date header), user fields. "
         "Exit 0 valid, 1 problems (one line each: reason, what, fix), 2 unreachable. "
-        "Never prints the token or the secret. The app's session is a credential: give it "
-        "with --header-env or --headers-stdin, never --header (the process list and the "
-        "shell history would show it; such a --header is refused). It is sent to the URL's "
-        "own origin only, never to another origin a redirect points at.",
+        "Never prints the token or the secret. The app's session is a credential: give "
+        "it in an environment variable or on stdin (options below), not as a plain header "
+        "argument, which the process list and the shell history would show (such an "
+        "argument is refused). It is sent to the URL's own origin only, never to another "
+        "origin a redirect points at.",
     )
     check.add_argument("--url", required=True, help="the ssoData endpoint, e.g. .../sso-data")
     check.add_argument(
