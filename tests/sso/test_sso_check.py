@@ -176,11 +176,10 @@ def test_every_problem_is_listed(backend, capsys):
     assert found.count("bad_user") == 3  # username, avatar, missing email
 
 
-def test_headers_are_sent_as_the_app_would(backend, capsys):
+def test_headers_are_sent_as_the_app_would(backend, capsys, monkeypatch):
     assert check(capsys, backend + "/needs-auth")[0] == 1
-    code, _ = check(
-        capsys, backend + "/needs-auth", "--header", "Authorization: Bearer app-session"
-    )
+    monkeypatch.setenv("GC_APP_SESSION", "Authorization: Bearer app-session")
+    code, _ = check(capsys, backend + "/needs-auth", "--header-env", "GC_APP_SESSION")
     assert code == 0
 
 
@@ -215,7 +214,7 @@ def test_a_bad_header_argument_is_a_usage_error(backend, capsys):
             "no colon",
         ]
     )
-    assert code == 1 and "[bad_header]" in capsys.readouterr().err
+    assert code == 2 and "[bad_header]" in capsys.readouterr().err
 
 
 def test_the_readme_backend_passes_the_check(capsys, monkeypatch):
@@ -231,7 +230,8 @@ def test_the_readme_backend_passes_the_check(capsys, monkeypatch):
     spec.loader.exec_module(module)
     with BackgroundServer(lambda port: module.app) as server:
         url = server.url + "/sso-data"
-        code, out = check(capsys, url, "--header", "Authorization: Bearer session-of-ada")
+        monkeypatch.setenv("GC_APP_SESSION", "Authorization: Bearer session-of-ada")
+        code, out = check(capsys, url, "--header-env", "GC_APP_SESSION")
         assert code == 0 and out.startswith("ok: valid ssoData for id='42' username='ada'")
         code, out = check(capsys, url)
         assert code == 1 and out.startswith("http_status: the endpoint answered HTTP 401")

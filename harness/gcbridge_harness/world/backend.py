@@ -57,9 +57,10 @@ class AppUser:
 
 
 DEMO_USERS: tuple[AppUser, ...] = (
-    # Fixed demo credentials of the app (not of the service).
-    AppUser(id="app-user-1", username="alice", email="alice@example.com", token="app-token-alice"),  # noqa: S106
-    AppUser(id="app-user-2", username="bob", email="bob@example.com", token="app-token-bob"),  # noqa: S106
+    # The app's tokens are random per process: a fixed one would let anyone local fetch
+    # ssoData from a running sample backend (the demo generates its own per run too).
+    AppUser("app-user-1", "alice", "alice@example.com", secrets.token_urlsafe(32)),
+    AppUser("app-user-2", "bob", "bob@example.com", secrets.token_urlsafe(32)),
 )
 
 

@@ -18,7 +18,7 @@ __all__ = ["register", "run"]
 
 _LOG_LEVELS = ("critical", "error", "warning", "info", "debug")
 # What ``gcbridge emulator`` imports beyond the base install: the [emulator] extra.
-EMULATOR_MODULES = ("fastapi", "uvicorn", "httpx")
+EMULATOR_MODULES = ("fastapi", "uvicorn", "httpx", "icu")  # icu: pyicu-wheels
 
 
 def _port(text: str) -> int:

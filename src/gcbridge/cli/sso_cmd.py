@@ -5,7 +5,11 @@ it never lands in shell history or the process list. ``issue`` refuses a secret
 under 16 bytes (reason ``weak_secret``). ``verify`` prints the user as JSON on
 stdout (exit 0), or ``invalid: <reason> (...)`` on stderr (exit 1), with a hint
 when the token's timestamp is in milliseconds (ssoData carries Unix seconds).
-A token contains spaces: quote it, ``gcbridge sso verify --secret-env VAR "$TOKEN"``.
+Credentials stay out of argv, where ``ps`` and the shell history show them:
+``verify`` reads the token from ``--token-env VAR`` or stdin (a token given as an
+argument still works, with a warning: ssoData lives five minutes), and ``check``
+takes the app's session from ``--header-env VAR`` or ``--headers-stdin`` (a
+credential header in ``--header`` is refused, ``credential_in_argv``).
 """
 
 from __future__ import annotations
@@ -70,15 +74,46 @@ def _timestamp_hint(token: str) -> str:
     return ""
 
 
+def _token(args: argparse.Namespace) -> str:
+    """The token to verify: ``--token-env``, stdin (no TOKEN or ``-``), or TOKEN (warned)."""
+    if args.token_env:
+        if args.token not in (None, "-"):
+            raise CliError("give the token once: --token-env or TOKEN", reason="usage")
+        value = os.environ.get(args.token_env, "")
+        if not value.strip():
+            raise CliError(
+                f"environment variable {args.token_env} is not set (it must hold the ssoData)",
+                reason="token_env_unset",
+            )
+        return value.strip()
+    if args.token in (None, "-"):
+        if sys.stdin.isatty():
+            print("reading the ssoData from stdin (one line)...", file=sys.stderr)
+        return sys.stdin.readline().strip()
+    return str(args.token)
+
+
+_ARGV_WARNING = (
+    "warning [credential_in_argv]: the token was visible to `ps` and is kept in shell history; "
+    "pipe it in (`... | gcbridge sso verify --secret-env VAR`) or use --token-env VAR"
+)
+
+
 def _verify(args: argparse.Namespace) -> int:
     from gcbridge.sso import SsoError, SsoVerifier
 
     verifier = SsoVerifier(_secret(args.secret_env), max_age=args.max_age, leeway=args.leeway)
+    token = _token(args)
+    in_argv = args.token not in (None, "-") and not args.token_env
     try:
-        user = verifier.verify(args.token, now=args.now)
-    except SsoError as exc:
-        print(f"invalid: {exc.reason} ({exc}){_timestamp_hint(args.token)}", file=sys.stderr)
-        return 1
+        try:
+            user = verifier.verify(token, now=args.now)
+        except SsoError as exc:
+            print(f"invalid: {exc.reason} ({exc}){_timestamp_hint(token)}", file=sys.stderr)
+            return 1
+    finally:
+        if in_argv:  # after the verdict, so that the verdict stays the first line
+            print(_ARGV_WARNING, file=sys.stderr)
     print(json.dumps(user.claims(), ensure_ascii=False))
     return 0
 
@@ -116,7 +151,13 @@ def register(parser: argparse.ArgumentParser) -> None:
     issue.set_defaults(func=_issue)
 
     verify = sub.add_parser(
-        "verify", allow_abbrev=False, help="check ssoData; print the user or the reason (exit 1)"
+        "verify",
+        allow_abbrev=False,
+        help="check ssoData; print the user or the reason (exit 1)",
+        description="Check one ssoData token. The token is a credential (anyone holding it "
+        "signs in as the user until it expires), so give it on stdin or in an environment "
+        "variable (options below) rather than as an argument, which the process list and "
+        "the shell history show.",
     )
     verify.add_argument(
         "--secret-env",
@@ -141,9 +182,16 @@ def register(parser: argparse.ArgumentParser) -> None:
     )
     verify.add_argument("--now", type=float, help=argparse.SUPPRESS)
     verify.add_argument(
+        "--token-env",
+        metavar="VAR",
+        help="environment variable holding the ssoData (instead of stdin)",
+    )
+    verify.add_argument(
         "token",
         metavar="TOKEN",
-        help='the ssoData, "<message> <signature> <timestamp>": it has spaces, so quote it',
+        nargs="?",
+        help="the ssoData; default: read one line from stdin (a TOKEN argument works, "
+        "with a warning: ps shows it). It has spaces: quote it",
     )
     verify.set_defaults(func=_verify)
 
@@ -155,7 +203,11 @@ def register(parser: argparse.ArgumentParser) -> None:
         "Cache-Control: no-store, no ssoData in a redirect, format, signature with the "
         "site's secret, age (and the server's clock from its Date header), user fields. "
         "Exit 0 valid, 1 problems (one line each: reason, what, fix), 2 unreachable. "
-        "Never prints the token or the secret.",
+        "Never prints the token or the secret. The app's session is a credential: give "
+        "it in an environment variable or on stdin (options below), not as a plain header "
+        "argument, which the process list and the shell history would show (such an "
+        "argument is refused). It is sent to the URL's own origin only, never to another "
+        "origin a redirect points at.",
     )
     check.add_argument("--url", required=True, help="the ssoData endpoint, e.g. .../sso-data")
     check.add_argument(
@@ -168,10 +220,39 @@ def register(parser: argparse.ArgumentParser) -> None:
         "--header",
         action="append",
         metavar="'Name: value'",
-        help="a request header (repeat), e.g. the app's session cookie",
+        help="a request header without a credential (repeat), e.g. 'Accept: application/json'",
+    )
+    check.add_argument(
+        "--header-env",
+        action="append",
+        metavar="VAR",
+        help="environment variable holding 'Name: value' lines (repeat), e.g. the app's "
+        "session: GC_SESSION='Authorization: Bearer ...'",
+    )
+    check.add_argument(
+        "--headers-stdin",
+        action="store_true",
+        help="read 'Name: value' lines from stdin (e.g. the session cookie)",
+    )
+    check.add_argument(
+        "--emulator",
+        metavar="URL",
+        help="also sign the token in on the emulator at URL (POST /api/pub/sso/login), "
+        "as the widget would",
+    )
+    check.add_argument(
+        "--public-key",
+        default=os.environ.get("GC_SSO_PUBLIC_KEY"),
+        metavar="KEY",
+        help="the site's api_public_key for --emulator (default: $GC_SSO_PUBLIC_KEY)",
     )
     check.add_argument("--json", action="store_true", help="print one JSON object")
-    check.add_argument("--timeout", type=float, default=10, help="seconds (default 10)")
+    check.add_argument(
+        "--timeout",
+        type=float,
+        default=10,
+        help="seconds for each request in total (default 10)",
+    )
     check.add_argument(
         "--max-age", type=float, default=300, help="token lifetime, seconds (default 300)"
     )

@@ -6,8 +6,15 @@ user), the comment and moderation routes (which fire the events), ``GET
 /webhook/website/{id}/calls`` and ``POST /webhook/call/{id}/replay``. The SDKs do
 not depend on this module; it needs httpx (the ``emulator`` extra).
 
+The client does not trust its server: every request has a total deadline
+(``timeout``, however slowly the answer trickles in), an answer larger than
+:data:`MAX_ANSWER_BYTES` is refused unread, and an answer of the wrong shape
+(``{"calls": "abc"}``, a replay answer without ``call``) is a ``bad_answer``,
+never a traceback.
+
 Errors are :class:`RemoteError` with a reason: ``unreachable`` (exit 2 in the
-CLI), ``bad_token``, ``wrong_site``, ``api_error``, ``timeout``.
+CLI), ``bad_token``, ``wrong_site``, ``api_error``, ``bad_answer``, ``timeout``,
+``too_large``, ``call_not_found``, ``ambiguous_id``.
 """
 
 from __future__ import annotations
@@ -21,10 +28,27 @@ from typing import Any
 
 import httpx
 
+from gcbridge.cli.bounded_http import HttpProblem, bounded_request
 from gcbridge.errors import GcBridgeError
 from gcbridge.webhooks.signature import EVENT_TYPES
 
-__all__ = ["RemoteError", "EmulatorClient", "Fired", "settled", "call_comment_id"]
+__all__ = [
+    "RemoteError",
+    "EmulatorClient",
+    "Fired",
+    "settled",
+    "call_comment_id",
+    "MAX_ANSWER_BYTES",
+    "MIN_PREFIX",
+]
+
+MAX_ANSWER_BYTES = 16 * 1024 * 1024
+"""The largest answer read from the emulator (a page of 200 calls with bodies fits)."""
+
+MIN_PREFIX = 4
+"""The shortest call id prefix accepted (``0d1e`` for ``0d1e…`` as the table shows it)."""
+
+_FULL_ID = 24  # the emulator's ids: 24 lowercase hex characters
 
 THREAD_UID = "gcbridge-webhooks-trigger"
 """The thread every triggered comment is posted on."""
@@ -70,21 +94,20 @@ class EmulatorClient:
         website_id: str,
         account_token: str,
         *,
-        transport: httpx.BaseTransport | None = None,
+        transport: httpx.AsyncBaseTransport | None = None,
         timeout: float = 10.0,
     ) -> None:
         self.website_id = website_id
         self._token = account_token
-        self._http = httpx.Client(
-            base_url=base_url.rstrip("/"), transport=transport, timeout=timeout
-        )
+        self._base = base_url.rstrip("/")
+        self._transport = transport
+        self._timeout = timeout
 
     def __repr__(self) -> str:
-        return f"EmulatorClient({str(self._http.base_url)!r}, {self.website_id!r}, token='***')"
+        return f"EmulatorClient({self._base!r}, {self.website_id!r}, token='***')"
 
     def close(self) -> None:
-        """Close the connection pool."""
-        self._http.close()
+        """Nothing to release: each request opens and closes its own connection."""
 
     def __enter__(self) -> EmulatorClient:
         return self
@@ -97,28 +120,38 @@ class EmulatorClient:
         token = self._token if auth is None else auth
         headers = {"Authorization": f"Bearer {token}"} if token else {}
         try:
-            response = self._http.request(method, path, headers=headers, **kw)
-        except httpx.HTTPError as exc:
-            raise RemoteError(
-                f"cannot reach the emulator at {self._http.base_url} ({type(exc).__name__})",
-                reason="unreachable",
-            ) from None
+            response = bounded_request(
+                method,
+                self._base + path,
+                headers=headers,
+                deadline=self._timeout,
+                max_bytes=MAX_ANSWER_BYTES,
+                transport=self._transport,
+                **kw,
+            )
+        except HttpProblem as exc:
+            if exc.reason == "unreachable":
+                message = f"cannot reach the emulator at {self._base} ({exc})"
+            else:
+                message = f"{method} {path}: {exc}"
+            raise RemoteError(message, reason=exc.reason) from None
         try:
-            data = response.json()
+            data = json.loads(response.body)
         except ValueError:
             data = None
         if not isinstance(data, dict):
             raise RemoteError(
-                f"{method} {path}: HTTP {response.status_code}, not a JSON object "
+                f"{method} {path}: HTTP {response.status}, not a JSON object "
                 "(is this URL a gcbridge emulator?)",
                 reason="api_error",
             )
         code = data.get("gcCode")
-        if response.status_code >= 400 or (isinstance(code, int) and code >= 400):
-            reason = (
-                "bad_token" if code == 410 or data.get("error") in _TOKEN_ERRORS else "api_error"
-            )
-            message = str(data.get("message") or data.get("error") or "refused")[:300]
+        if response.status >= 400 or (isinstance(code, int) and code >= 400):
+            error = data.get("error")
+            reason = "bad_token" if code == 410 or error in _TOKEN_ERRORS else "api_error"
+            if error == "call_not_found":
+                reason = "call_not_found"
+            message = str(data.get("message") or error or "refused")[:300]
             raise RemoteError(f"{method} {path}: {message}", reason=reason)
         return data
 
@@ -149,14 +182,73 @@ class EmulatorClient:
             params["event_type"] = event_type
         if cursor:
             params["cursor"] = cursor
-        data = self._request("GET", f"/webhook/website/{self.website_id}/calls", params=params)
-        return list(data.get("calls") or []), data.get("next_cursor")
+        path = f"/webhook/website/{self.website_id}/calls"
+        data = self._request("GET", path, params=params)
+        page, cursor = data.get("calls"), data.get("next_cursor")
+        if not isinstance(page, list) or not all(_is_call(c) for c in page):
+            raise _bad_answer("GET", path, '"calls" is not a list of calls')
+        if cursor is not None and not isinstance(cursor, str):
+            raise _bad_answer("GET", path, '"next_cursor" is not a string')
+        return page, cursor
 
-    def replay(self, call_id: str) -> dict[str, Any]:
-        """Replay a failed call; the fresh call (new delivery id, retry count 0)."""
-        data = self._request("POST", f"/webhook/call/{call_id}/replay")
-        call: dict[str, Any] = data["call"]
-        return call
+    def find_call(self, id_or_prefix: str, *, max_pages: int = 50) -> dict[str, Any]:
+        """The call whose id is ``id_or_prefix``, or the one call whose id starts with it.
+
+        A trailing ``…`` (as tables show shortened ids) is ignored. Reasons:
+        ``call_not_found``, ``ambiguous_id`` (the candidates are named), ``usage``
+        (a prefix shorter than :data:`MIN_PREFIX`).
+        """
+        wanted = id_or_prefix.strip().rstrip("…").rstrip(".").lower()
+        if len(wanted) < MIN_PREFIX:
+            raise RemoteError(
+                f"call id {id_or_prefix[:40]!r}: give at least {MIN_PREFIX} characters",
+                reason="usage",
+            )
+        found: list[dict[str, Any]] = []
+        cursor = None
+        for _ in range(max_pages):
+            page, cursor = self.calls(limit=200, cursor=cursor)
+            for call in page:
+                if call["id"] == wanted:
+                    return call
+                if str(call["id"]).startswith(wanted):
+                    found.append(call)
+            if cursor is None:
+                break
+        if not found:
+            raise RemoteError(
+                f"no call {id_or_prefix[:40]!r} for website {self.website_id}",
+                reason="call_not_found",
+            )
+        if len(found) > 1:
+            names = ", ".join(str(c["id"]) for c in found[:5])
+            raise RemoteError(
+                f"call id prefix {wanted!r} matches {len(found)} calls ({names}"
+                f"{', ...' if len(found) > 5 else ''}); give more characters",
+                reason="ambiguous_id",
+            )
+        return found[0]
+
+    def resolve_call_id(self, id_or_prefix: str) -> str:
+        """A full call id: ``id_or_prefix`` itself if it is one, else the call it prefixes."""
+        text = id_or_prefix.strip()
+        if len(text) == _FULL_ID and all(c in "0123456789abcdef" for c in text):
+            return text
+        return str(self.find_call(text)["id"])
+
+    def replay(self, call_id: str) -> tuple[dict[str, Any], bool]:
+        """Replay a failed call: the replay call and whether it is fresh (idempotent route).
+
+        ``call_id`` may be a unique prefix. A call already replayed answers its
+        replay (``fresh`` False): the emulator makes one delivery per replay.
+        """
+        full = self.resolve_call_id(call_id)
+        path = f"/webhook/call/{full}/replay"
+        data = self._request("POST", path)
+        call = data.get("call")
+        if not _is_call(call):
+            raise _bad_answer("POST", path, 'no "call" object in the answer')
+        return call, data.get("fresh") is not False
 
     def fire(self, event_type: str) -> Fired:
         """Make the emulator fire ``event_type`` through its own routes, as a test user."""
@@ -165,7 +257,9 @@ class EmulatorClient:
                 f"unknown event {event_type!r}; one of {', '.join(EVENT_TYPES)}",
                 reason="unknown_event_type",
             )
-        shortname = str(self.site()["shortname"])
+        shortname = self.site().get("shortname")
+        if not isinstance(shortname, str):
+            raise _bad_answer("GET", "/api/dashboard/site", 'no "shortname" in the answer')
         session = self._test_user(shortname)
         comment = self._request(
             "POST",
@@ -179,6 +273,8 @@ class EmulatorClient:
                 "content": f"Test comment for {event_type} (gcbridge webhooks trigger)",
             },
         )
+        if not isinstance(comment.get("id"), str):
+            raise _bad_answer("POST", "/api/pub/comments", 'no comment "id" in the answer')
         comment_id = str(comment["id"])
         if event_type == "comment.updated":
             self._request(
@@ -206,6 +302,8 @@ class EmulatorClient:
                 "password": secrets.token_urlsafe(16),
             },
         )
+        if not isinstance(answer.get("token"), str):
+            raise _bad_answer("POST", "/api/pub/auth/register", 'no "token" in the answer')
         return str(answer["token"])
 
     def wait_for_call(
@@ -243,15 +341,20 @@ class EmulatorClient:
         *,
         status: str | None = None,
         event_type: str | None = None,
+        limit: int = 50,
         interval: float = 1.0,
         polls: int | None = None,
         sleep: Callable[[float], None] = time.sleep,
     ) -> Iterator[dict[str, Any]]:
-        """Each call once when first seen and again whenever it gains an attempt or a status."""
+        """Each call once when first seen and again whenever it gains an attempt or a status.
+
+        Each poll reads the newest ``limit`` calls: the first shows at most that
+        many, and a burst of more than ``limit`` between two polls shows the newest.
+        """
         seen: dict[str, tuple[str, int]] = {}
         done = 0
         while polls is None or done < polls:
-            page, _ = self.calls(status=status, event_type=event_type, limit=100)
+            page, _ = self.calls(status=status, event_type=event_type, limit=limit)
             for call in reversed(page):  # oldest first on screen
                 key = (str(call.get("status")), len(call.get("attempts") or []))
                 if seen.get(str(call.get("id"))) != key:
@@ -263,3 +366,20 @@ class EmulatorClient:
 
 
 _TOKEN_ERRORS = frozenset({"invalid_account_token", "auth_required"})
+
+
+def _is_call(value: Any) -> bool:
+    """A call as the CLI needs it: an object with a string id and a list of attempts."""
+    return (
+        isinstance(value, dict)
+        and isinstance(value.get("id"), str)
+        and isinstance(value.get("attempts", []), list)
+        and all(isinstance(a, dict) for a in value.get("attempts", []))
+    )
+
+
+def _bad_answer(method: str, path: str, what: str) -> RemoteError:
+    return RemoteError(
+        f"{method} {path}: {what} (is this URL a gcbridge emulator of this version?)",
+        reason="bad_answer",
+    )

@@ -42,7 +42,7 @@ def _client(args: argparse.Namespace) -> Any:
             f"environment variable {args.token_env} is not set "
             "(it must hold the site's account token)"
         )
-    return EmulatorClient(args.emulator, args.website_id, token)
+    return EmulatorClient(args.emulator, args.website_id, token, timeout=args.http_timeout)
 
 
 def format_call(call: dict[str, Any]) -> str:
@@ -115,14 +115,30 @@ def _trigger(args: argparse.Namespace) -> int:
 
 
 def _calls(args: argparse.Namespace) -> int:
+    if not 1 <= args.limit <= 200:
+        print("gcbridge: error [usage]: --limit: from 1 to 200", file=sys.stderr)
+        return 2
+
     def action(client: Any) -> int:
         client.site()  # reachable, and the token is this site's, before any output
+        if args.show:
+            from gcbridge.cli.calls_view import format_attempts
+
+            for line in format_attempts(client.find_call(args.show)):
+                print(line)
+            return 0
         print(CALLS_HEADER, flush=True)
         if args.follow:
+            from gcbridge.cli.calls_view import follow_details
+
             for call in client.follow(
-                status=args.status, event_type=args.event, interval=args.interval, polls=args.polls
+                status=args.status,
+                event_type=args.event,
+                limit=args.limit,
+                interval=args.interval,
+                polls=args.polls,
             ):
-                print(format_call(call), flush=True)
+                print(format_call(call) + follow_details(call), flush=True)
             return 0
         page, _ = client.calls(status=args.status, event_type=args.event, limit=args.limit)
         for call in page:
@@ -134,6 +150,8 @@ def _calls(args: argparse.Namespace) -> int:
     try:
         return _run(args, action)
     except KeyboardInterrupt:
+        # Ctrl-C is how --follow ends: one line, no traceback, exit 0.
+        print("gcbridge webhooks calls: stopped following (Ctrl-C)", file=sys.stderr)
         return 0
 
 
@@ -141,9 +159,10 @@ def _replay(args: argparse.Namespace) -> int:
     def action(client: Any) -> int:
         from gcbridge.cli.webhooks_remote import Fired
 
-        fresh = client.replay(args.call_id)
+        fresh, made = client.replay(args.call_id)
+        verb = "replayed" if made else "already replayed (no new delivery)"
         print(
-            f"replayed {printable(args.call_id)} as call {printable(fresh.get('id'))} "
+            f"{verb} {printable(args.call_id)} as call {printable(fresh.get('id'))} "
             f"(delivery {printable(fresh.get('delivery_id'))})",
             flush=True,
         )
@@ -180,6 +199,13 @@ def register_remote(sub: Any) -> None:
             metavar="VAR",
             help="environment variable holding the site's account token",
         )
+        p.add_argument(
+            "--http-timeout",
+            type=float,
+            default=10.0,
+            metavar="S",
+            help="seconds for each request to the emulator, in total (default 10)",
+        )
 
     trigger = sub.add_parser(
         "trigger",
@@ -204,9 +230,22 @@ def register_remote(sub: Any) -> None:
     emulator_options(calls)
     calls.add_argument("--status", choices=CALL_STATUSES)
     calls.add_argument("--event", choices=EVENT_TYPES, metavar="EVENT")
-    calls.add_argument("--limit", type=int, default=50, help="rows (1-200, default 50)")
     calls.add_argument(
-        "--follow", action="store_true", help="keep printing calls as attempts happen (Ctrl-C)"
+        "--limit",
+        type=int,
+        default=50,
+        help="rows (1-200, default 50); with --follow, the newest this many on each poll",
+    )
+    calls.add_argument(
+        "--follow",
+        action="store_true",
+        help="keep printing calls as attempts happen, with the error and the next attempt "
+        "time (Ctrl-C stops)",
+    )
+    calls.add_argument(
+        "--show",
+        metavar="CALL_ID",
+        help="print one call and each of its attempts (a unique prefix of the id is enough)",
     )
     calls.add_argument("--interval", type=float, default=1.0, help="seconds between polls")
     calls.add_argument("--polls", type=int, help=argparse.SUPPRESS)  # tests: stop after N
@@ -216,7 +255,12 @@ def register_remote(sub: Any) -> None:
         "replay", allow_abbrev=False, help="replay a failed call; print the new delivery"
     )
     emulator_options(replay)
-    replay.add_argument("call_id", metavar="CALL_ID")
+    replay.add_argument(
+        "call_id",
+        metavar="CALL_ID",
+        help="the failed call (a unique prefix of its id is enough). Replaying a call "
+        "already replayed answers that replay and delivers nothing more, unless it failed",
+    )
     replay.add_argument("--timeout", type=float, default=30, help="seconds to wait (default 30)")
     replay.add_argument(
         "--no-wait", action="store_true", help="print the new call id without waiting"

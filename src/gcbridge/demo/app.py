@@ -54,6 +54,7 @@ class DemoApp:
         bridge_version: str,
         http: Any = None,
         install_at: str = "page-finished",
+        login_key: str = "",
     ) -> None:
         import httpx
 
@@ -66,6 +67,7 @@ class DemoApp:
         self._emulator = httpx.Client(base_url=emulator_url, timeout=10)
         self.username: str | None = None
         self._token: str | None = None
+        self._login_key = login_key  # the run's key for the passwordless /app/login
 
     # -- WebView lifecycle -------------------------------------------------------------
 
@@ -120,7 +122,11 @@ class DemoApp:
 
     def sign_in(self, username: str) -> None:
         """The app's own sign-in; a login-state change re-injects ssoData."""
-        answer = self._backend.post("/app/login", json={"username": username})
+        from gcbridge.demo.backend import LOGIN_KEY_HEADER
+
+        answer = self._backend.post(
+            "/app/login", json={"username": username}, headers={LOGIN_KEY_HEADER: self._login_key}
+        )
         answer.raise_for_status()
         self._token = answer.json()["token"]
         self.username = username

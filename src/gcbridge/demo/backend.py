@@ -5,7 +5,8 @@ behind ``Authorization: Bearer <app token>``, and ``GET /sso-data`` from
 :func:`gcbridge.sso.fastapi.sso_router`), reused as is, plus two routes the demo needs:
 
 - ``POST /app/login {"username"}`` -> ``{"token", "user"}``: the app's own sign-in.
-  The demo picks a user instead of checking a password.
+  The demo picks a user instead of checking a password, so the route asks for the
+  run's login key (``X-Demo-Login-Key``) instead: only the demo's own app holds it.
 - ``POST /webhooks/gc``: the webhook receiver, verified with
   :func:`gcbridge.webhooks.construct_delivery` over the raw body and de-duplicated by the
   SDK's :class:`~gcbridge.webhooks.DeliveryLog`; every verified delivery (and every
@@ -14,9 +15,10 @@ behind ``Authorization: Bearer <app token>``, and ``GET /sso-data`` from
 
 # No ``from __future__ import annotations``: FastAPI resolves route annotations at runtime.
 
+import secrets
 import threading
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fastapi import FastAPI, HTTPException, Request, Response
 from pydantic import BaseModel
@@ -24,7 +26,19 @@ from pydantic import BaseModel
 from gcbridge.demo.timeline import Timeline
 from gcbridge.webhooks import DeliveryLog
 
-__all__ = ["ReceiverState", "create_backend_app", "demo_usernames"]
+if TYPE_CHECKING:
+    from gcbridge_harness.world.backend import AppUser
+
+__all__ = [
+    "ReceiverState",
+    "DemoCredentials",
+    "create_backend_app",
+    "demo_usernames",
+    "LOGIN_KEY_HEADER",
+]
+
+LOGIN_KEY_HEADER = "X-Demo-Login-Key"
+"""The header carrying the run's login key on ``POST /app/login``."""
 
 
 def demo_usernames() -> list[str]:
@@ -43,22 +57,62 @@ class ReceiverState:
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
+@dataclass(frozen=True)
+class DemoCredentials:
+    """What one run of the demo generates: its app users' tokens and its login key.
+
+    Nothing is fixed or stored: another local user or a web page cannot guess a
+    token (``/sso-data`` hands out ssoData to its holder), and a token of one run
+    is worthless in the next. The login key stands in for the password the demo
+    does not ask for; it stays in the demo's process.
+    """
+
+    users: tuple["AppUser", ...]
+    login_key: str = field(repr=False)
+
+    def __repr__(self) -> str:  # never a token in a log line
+        return f"DemoCredentials(users={[u.username for u in self.users]}, login_key='***')"
+
+    @classmethod
+    def new(cls) -> "DemoCredentials":
+        """Fresh random tokens for the demo's users, and a fresh login key."""
+        from dataclasses import replace
+
+        from gcbridge_harness.world.backend import DEMO_USERS
+
+        users = tuple(replace(user, token=secrets.token_urlsafe(32)) for user in DEMO_USERS)
+        return cls(users=users, login_key=secrets.token_urlsafe(32))
+
+
 class _Login(BaseModel):
     username: str
 
 
-def create_backend_app(sso_secret: str, timeline: Timeline, receiver: ReceiverState) -> FastAPI:
-    """Build the backend; ``sso_secret`` is the site's SSO secret (it signs ssoData)."""
-    from gcbridge_harness.world.backend import DEMO_USERS
+def create_backend_app(
+    sso_secret: str,
+    timeline: Timeline,
+    receiver: ReceiverState,
+    credentials: DemoCredentials | None = None,
+) -> FastAPI:
+    """Build the backend; ``sso_secret`` is the site's SSO secret (it signs ssoData).
+
+    ``credentials`` are the run's users and login key (fresh ones when omitted).
+    """
+    from gcbridge_harness.world.backend import UserDirectory
     from gcbridge_harness.world.backend import create_backend_app as create_sample_backend
 
     from gcbridge.webhooks import WebhookError, construct_delivery
 
-    app: FastAPI = create_sample_backend(sso_secret)
-    by_name = {user.username: user for user in DEMO_USERS}
+    run = credentials or DemoCredentials.new()
+    app: FastAPI = create_sample_backend(sso_secret, UserDirectory(run.users))
+    by_name = {user.username: user for user in run.users}
+    expected_key = run.login_key.encode()
 
     @app.post("/app/login")
-    def login(body: _Login) -> dict[str, Any]:
+    def login(body: _Login, request: Request) -> dict[str, Any]:
+        given = request.headers.get(LOGIN_KEY_HEADER, "").encode()
+        if not secrets.compare_digest(given, expected_key):
+            raise HTTPException(401, "the demo's app signs in with the run's login key")
         user = by_name.get(body.username)
         if user is None:
             raise HTTPException(404, f"no demo user {body.username!r}")

@@ -103,6 +103,7 @@ def _run(options: DemoOptions, stop: Stopper, stream: TextIO) -> int:
                 timeline,
                 backend_url=stack.backend_url,
                 emulator_url=stack.emulator_url,
+                login_key=stack.credentials.login_key,
                 bridge_source=bridge.text,
                 bridge_version=bridge.version,
                 install_at=install_at,

@@ -16,7 +16,7 @@ from types import TracebackType
 from typing import Any
 from urllib.parse import urlencode
 
-from gcbridge.demo.backend import ReceiverState, create_backend_app
+from gcbridge.demo.backend import DemoCredentials, ReceiverState, create_backend_app
 from gcbridge.demo.defaults import DEFAULT_PORT
 from gcbridge.demo.errors import DemoError
 from gcbridge.demo.timeline import Timeline
@@ -78,6 +78,8 @@ class DemoStack:
         self.host = host
         self.article = article
         self.receiver = ReceiverState()
+        # generated per run, never stored: see docs/explanation/demo.md
+        self.credentials = DemoCredentials.new()
         self._servers: list[Any] = []
         self.emulator_url = ""
         self.backend_url = ""
@@ -110,7 +112,9 @@ class DemoStack:
         self.timeline.record("emulator.ready", f"emulator ready on {self.emulator_url}")
 
         backend = BackgroundServer(
-            lambda _port: create_backend_app(self.site.sso_secret, self.timeline, self.receiver),
+            lambda _port: create_backend_app(
+                self.site.sso_secret, self.timeline, self.receiver, self.credentials
+            ),
             host=self.host,
         )
         self._servers.append(backend.start())

@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from gcbridge.emulator.datadir import create_private_file
-from gcbridge.emulator.inputs import username_key
+from gcbridge.emulator.usernames import KEY_VERSION, username_keys
 
 log = logging.getLogger("gcbridge.emulator.db")
 
@@ -30,7 +30,8 @@ CREATE TABLE IF NOT EXISTS users (
     external_id   TEXT,                       -- SSO id, NULL for own accounts / guests
     guest         INTEGER NOT NULL DEFAULT 0,
     username      TEXT NOT NULL,
-    username_key  TEXT,                       -- NFKC + casefold: one look-alike per site
+    username_key  TEXT,                       -- skeleton of NFKC + casefold (usernames.py)
+    username_shape TEXT,                      -- casefolded skeleton of NFKC: I and l alike
     name          TEXT NOT NULL,
     email         TEXT NOT NULL,
     avatar        TEXT NOT NULL,
@@ -100,6 +101,7 @@ CREATE TABLE IF NOT EXISTS calls (
 );
 CREATE INDEX IF NOT EXISTS calls_due ON calls(next_attempt_at) WHERE status = 'pending';
 CREATE INDEX IF NOT EXISTS calls_site ON calls(website_id, seq);
+CREATE INDEX IF NOT EXISTS calls_replay_of ON calls(replay_of) WHERE replay_of IS NOT NULL;
 
 CREATE TABLE IF NOT EXISTS attempts (
     id               INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -124,7 +126,32 @@ CREATE TABLE IF NOT EXISTS sessions (
     revoked_at  REAL                         -- NULL while valid
 );
 CREATE INDEX IF NOT EXISTS sessions_user ON sessions(user_id);
+
+-- Versions of derived data, e.g. the username keys (recomputed when their rules change).
+CREATE TABLE IF NOT EXISTS meta (
+    key   TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
 """
+
+
+_USERNAME_INDEXES = (
+    "users_username_key",
+    "users_username_key_plain",
+    "users_username_shape",
+    "users_username_shape_plain",
+)
+
+
+def _index_usernames(conn: sqlite3.Connection, column: str) -> None:
+    """A unique index on ``(site, column)``; a plain one if older look-alikes share a key."""
+    name = column.replace("username_", "users_username_")
+    try:
+        conn.execute(f"CREATE UNIQUE INDEX {name} ON users(site, {column})")
+    except sqlite3.IntegrityError:
+        # Look-alikes stored by an older version: keep them (the routes refuse new ones).
+        log.warning("users: look-alike usernames from an older version kept (%s)", column)
+        conn.execute(f"CREATE INDEX {name}_plain ON users(site, {column})")
 
 
 class Database:
@@ -147,32 +174,35 @@ class Database:
         self._migrate()
 
     def _migrate(self) -> None:
-        """Bring a data directory of an older version up to this schema."""
+        """Bring a data directory of an older version up to this schema.
+
+        The username keys are recomputed whenever their rules or ICU's Unicode
+        version changed (``meta.username_keys``), so that a look-alike of a name
+        stored by an older version is found too.
+        """
         conn = self._conn
         columns = {row["name"] for row in conn.execute("PRAGMA table_info(users)")}
         with self.transaction():
-            if "username_key" not in columns:
-                conn.execute("ALTER TABLE users ADD COLUMN username_key TEXT")
-            for row in conn.execute(
-                "SELECT id, username FROM users WHERE username_key IS NULL"
-            ).fetchall():
+            for column in ("username_key", "username_shape"):
+                if column not in columns:
+                    conn.execute(f"ALTER TABLE users ADD COLUMN {column} TEXT")
+            stored = conn.execute("SELECT value FROM meta WHERE key = 'username_keys'").fetchone()
+            if stored is not None and stored["value"] == KEY_VERSION:
+                return
+            for index in _USERNAME_INDEXES:
+                conn.execute(f"DROP INDEX IF EXISTS {index}")
+            for row in conn.execute("SELECT id, username FROM users").fetchall():
+                keys = username_keys(row["username"])
                 conn.execute(
-                    "UPDATE users SET username_key = ? WHERE id = ?",
-                    (username_key(row["username"]), row["id"]),
+                    "UPDATE users SET username_key = ?, username_shape = ? WHERE id = ?",
+                    (keys.fold, keys.shape, row["id"]),
                 )
-            try:
-                conn.execute(
-                    "CREATE UNIQUE INDEX IF NOT EXISTS users_username_key "
-                    "ON users(site, username_key)"
-                )
-            except sqlite3.IntegrityError:
-                # Look-alikes registered by an older version: keep them (lookups
-                # still go by key, and new ones are refused by the routes).
-                log.warning("users: look-alike usernames from an older version kept")
-                conn.execute(
-                    "CREATE INDEX IF NOT EXISTS users_username_key_plain "
-                    "ON users(site, username_key)"
-                )
+            for column in ("username_key", "username_shape"):
+                _index_usernames(conn, column)
+            conn.execute(
+                "INSERT OR REPLACE INTO meta (key, value) VALUES ('username_keys', ?)",
+                (KEY_VERSION,),
+            )
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:

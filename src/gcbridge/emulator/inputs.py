@@ -24,6 +24,7 @@ from typing import Any
 from pydantic import BaseModel, model_validator
 
 from gcbridge.emulator.errors import ApiError
+from gcbridge.emulator.usernames import username_keys
 
 __all__ = [
     "MAX_DEPTH",
@@ -65,8 +66,12 @@ def unsafe_text(value: str) -> bool:
 
 
 def username_key(username: str) -> str:
-    """The uniqueness key of a username: NFKC, case-folded (``Ａlice``, ``ALICE``: ``alice``)."""
-    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", username).casefold())
+    """The main uniqueness key of a username (``Ａlice``, ``ALICE``, ``аlice``: ``alice``).
+
+    The TR39 skeleton of the NFKC-case-folded name; see :mod:`gcbridge.emulator.usernames`
+    for the second key and the refused invisible characters.
+    """
+    return username_keys(username).fold
 
 
 class BadInput(ValueError):

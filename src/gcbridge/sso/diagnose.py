@@ -3,8 +3,8 @@
 :func:`diagnose_answer` takes what an HTTP client saw (status, headers, body, the
 redirects on the way) and returns a :class:`Diagnosis`: every problem found, each
 with a reason code (the :class:`~gcbridge.sso.SsoInvalid` / ``SsoExpired``
-reasons, plus ``http_status``, ``cacheable``, ``redirect_leak`` and
-``clock_skew``) and a fix. It does no I/O (``gcbridge sso check`` fetches) and
+reasons, plus ``http_status``, ``cacheable``, ``redirect_leak``,
+``redirect`` and ``clock_skew``) and a fix. It does no I/O (``gcbridge sso check`` fetches) and
 never puts the token or the secret in a message: the answer is a credential.
 """
 
@@ -27,13 +27,15 @@ from gcbridge.sso.format import compute_signature, decode_message, split_token
 from gcbridge.sso.policy import DEFAULT_LEEWAY, DEFAULT_MAX_AGE, sso_age_verdict
 from gcbridge.sso.user import SsoUser
 
-__all__ = ["Finding", "Diagnosis", "diagnose_answer", "clock_skew", "REASONS"]
+__all__ = ["Finding", "Diagnosis", "diagnose_answer", "clock_skew", "token_of", "REASONS"]
 
 REASONS = (
     "http_status",
     "cacheable",
     "redirect_leak",
+    "redirect",
     "clock_skew",
+    "emulator_refused",
     "malformed",
     "bad_timestamp",
     "bad_signature",
@@ -113,7 +115,8 @@ def _leaks(location: str, token: str | None) -> bool:
     return "ssodata" in text.lower() or _TOKEN_IN_TEXT.search(text) is not None
 
 
-def _token_of(body: bytes) -> str | None:
+def token_of(body: bytes) -> str | None:
+    """The ssoData in an answer's body (``{"ssoData": ...}``, a JSON string or plain text)."""
     try:
         value = json.loads(body)
     except ValueError:
@@ -170,6 +173,26 @@ def _signature_finding(secret: bytes, message: str, timestamp: int, signature: s
     return Finding("bad_signature", "the signature does not match the secret", fix)
 
 
+def _redirect_finding(locations: list[str], left_origin: bool) -> Finding:
+    last = locations[-1]
+    shown = repr(last if len(last) <= 120 else last[:119] + "…")
+    hops = f"{len(locations)} redirect(s), the last to {shown}"
+    if left_origin:
+        return Finding(
+            "redirect",
+            f"the endpoint answered with {hops}, on another origin: the request headers "
+            "(the app's session) were not sent there",
+            "answer ssoData at this URL itself; a redirect to a sign-in page means the "
+            "request was not signed in: pass the app's session with --header-env",
+        )
+    return Finding(
+        "redirect",
+        f"the endpoint answered with {hops}",
+        "answer ssoData at this URL itself (the app fetches it directly); a redirect to a "
+        "sign-in page means the request was not signed in",
+    )
+
+
 def diagnose_answer(
     *,
     secret: str | bytes,
@@ -178,15 +201,24 @@ def diagnose_answer(
     body: bytes,
     now: float,
     redirects: Iterable[str] = (),
+    left_origin: bool = False,
     max_age: float = DEFAULT_MAX_AGE,
     leeway: float = DEFAULT_LEEWAY,
 ) -> Diagnosis:
-    """Every problem of one ``/sso-data`` answer, each with a reason and a fix."""
+    """Every problem of one ``/sso-data`` answer, each with a reason and a fix.
+
+    ``redirects`` are the ``Location`` values on the way (checked for a leaked
+    token; any redirect is a ``redirect`` warning); ``left_origin`` says that one
+    pointed at another origin, where the client sent none of its headers.
+    """
     key = secret.encode("utf-8") if isinstance(secret, str) else secret
     report = Diagnosis(status=status)
     problems, warnings = report.problems, report.warnings
-    token = _token_of(body) if 200 <= status < 300 else None
+    token = token_of(body) if 200 <= status < 300 else None
 
+    redirects = list(redirects)
+    if redirects:
+        report.warnings.append(_redirect_finding(redirects, left_origin))
     for location in redirects:
         if _leaks(location, token):
             problems.append(

@@ -32,16 +32,19 @@ from gcbridge.emulator.auth.sessions import SessionError, session_store
 from gcbridge.emulator.auth.users import (
     find_user_by_external_id,
     find_user_by_username,
+    find_username_holder,
     get_user,
     insert_user,
+    set_username,
     user_json,
 )
 from gcbridge.emulator.db import new_id
 from gcbridge.emulator.errors import ApiError, invalid
-from gcbridge.emulator.inputs import EMAIL, USERNAME, StrictBody, unsafe_text, username_key
+from gcbridge.emulator.inputs import EMAIL, USERNAME, StrictBody, unsafe_text
 from gcbridge.emulator.openapi import error_responses
 from gcbridge.emulator.sites import Site
 from gcbridge.emulator.state import EmulatorState, state_of
+from gcbridge.emulator.usernames import invisible_problem
 
 __all__ = ["router", "bearer_token", "require_user", "default_avatar"]
 
@@ -154,9 +157,11 @@ async def sso_login(body: SsoLoginBody, request: Request) -> Response:
         # A refused user says which field and the field meant (never the token).
         detail = f": {exc}" if exc.reason == "bad_user" else ""
         raise ApiError(401, "sso_invalid", f"ssoData rejected ({exc.reason}){detail}") from None
-    if unsafe_text(sso.username) or not username_key(sso.username).strip():
-        # Control, bidi-override and zero-width characters let one name pose as another.
-        raise ApiError(401, "sso_invalid", "ssoData rejected (bad_username)")
+    if unsafe_text(sso.username) or invisible_problem(sso.username) is not None:
+        # Control, bidi-override, default-ignorable and blank characters let one name pose
+        # as another; the message names the character's code point, never the token.
+        why = invisible_problem(sso.username) or "holds a control or format character"
+        raise ApiError(401, "sso_invalid", f"ssoData rejected (bad_username): the username {why}")
     if unsafe_text(sso.email):
         raise ApiError(401, "sso_invalid", "ssoData rejected (bad_email)")
 
@@ -164,8 +169,13 @@ async def sso_login(body: SsoLoginBody, request: Request) -> Response:
         now = state.clock.now()
         with state.db.transaction() as conn:
             existing = find_user_by_external_id(conn, site.shortname, str(sso.id))
-            holder = find_user_by_username(conn, site.shortname, sso.username)
-            if holder is not None and (existing is None or holder["id"] != existing["id"]):
+            holder = find_username_holder(
+                conn,
+                site.shortname,
+                sso.username,
+                other_than=None if existing is None else existing["id"],
+            )
+            if holder is not None:
                 return None
             if existing is None:
                 user_id = new_id()
@@ -183,13 +193,11 @@ async def sso_login(body: SsoLoginBody, request: Request) -> Response:
                 )
             else:
                 user_id = existing["id"]
+                set_username(conn, user_id, sso.username)
                 conn.execute(
-                    """UPDATE users SET username = ?, username_key = ?, name = ?, email = ?,
-                       avatar = ?, language = ?, bio = ?, updated_at = ? WHERE id = ?""",
+                    """UPDATE users SET email = ?, avatar = ?, language = ?, bio = ?,
+                       updated_at = ? WHERE id = ?""",
                     (
-                        sso.username,
-                        username_key(sso.username),
-                        sso.username,
                         sso.email,
                         sso.picture or default_avatar(request, user_id),
                         sso.language,
@@ -248,7 +256,7 @@ async def register(body: RegisterBody, request: Request) -> Response:
     def write() -> dict[str, Any]:
         password_hash = hash_password(body.password)
         with state.db.transaction() as conn:
-            if find_user_by_username(conn, site.shortname, body.username) is not None:
+            if find_username_holder(conn, site.shortname, body.username) is not None:
                 raise ApiError(
                     409, "username_taken", f"username {body.username!r} is already taken"
                 )

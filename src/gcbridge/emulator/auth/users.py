@@ -10,11 +10,13 @@ import sqlite3
 from typing import Any
 
 from gcbridge.emulator.db import new_id
-from gcbridge.emulator.inputs import username_key
+from gcbridge.emulator.usernames import username_keys
 
 __all__ = [
     "get_user",
     "find_user_by_username",
+    "find_username_holder",
+    "set_username",
     "find_user_by_external_id",
     "insert_user",
     "author_json",
@@ -31,15 +33,43 @@ def get_user(conn: sqlite3.Connection, user_id: str) -> sqlite3.Row | None:
 
 
 def find_user_by_username(conn: sqlite3.Connection, site: str, username: str) -> sqlite3.Row | None:
-    """The user of ``site`` called ``username`` or a look-alike (NFKC, case-folded).
+    """The user of ``site`` called ``username`` (the exact name first, else its main key).
 
     ``Alice``, ``ALICE`` and ``Ａｌｉｃｅ`` (fullwidth) all find ``alice``.
     """
     row: sqlite3.Row | None = conn.execute(
-        "SELECT * FROM users WHERE site = ? AND username_key = ? ORDER BY created_at LIMIT 1",
-        (site, username_key(username)),
+        "SELECT * FROM users WHERE site = ? AND (username = ? OR username_key = ?)"
+        " ORDER BY username = ? DESC, created_at LIMIT 1",
+        (site, username, username_keys(username).fold, username),
     ).fetchone()
     return row
+
+
+def find_username_holder(
+    conn: sqlite3.Connection, site: str, username: str, *, other_than: str | None = None
+) -> sqlite3.Row | None:
+    """A user of ``site`` (not ``other_than``) whose name renders like ``username``, if any.
+
+    Either key equal is a match: ``ALICE``, ``аlice`` (Cyrillic a) and ``Ａｌｉｃｅ``
+    find ``alice``; ``paypaI`` (capital I) finds ``paypal``.
+    """
+    keys = username_keys(username)
+    row: sqlite3.Row | None = conn.execute(
+        "SELECT * FROM users WHERE site = ? AND (username_key = ? OR username_shape = ?)"
+        " AND id != ? ORDER BY created_at LIMIT 1",
+        (site, keys.fold, keys.shape, other_than or ""),
+    ).fetchone()
+    return row
+
+
+def set_username(conn: sqlite3.Connection, user_id: str, username: str) -> None:
+    """Rename a user (its display name too), keeping both keys in step."""
+    keys = username_keys(username)
+    conn.execute(
+        "UPDATE users SET username = ?, name = ?, username_key = ?, username_shape = ?"
+        " WHERE id = ?",
+        (username, username, keys.fold, keys.shape, user_id),
+    )
 
 
 def find_user_by_external_id(
@@ -68,18 +98,21 @@ def insert_user(
 ) -> str:
     """Insert a user (display name = username); returns its id."""
     uid = user_id or new_id()
+    keys = username_keys(username)
     conn.execute(
         """
-        INSERT INTO users (id, site, external_id, guest, username, username_key, name, email,
-                           avatar, language, bio, password_hash, created_at, updated_at)
-        VALUES (?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        INSERT INTO users (id, site, external_id, guest, username, username_key, username_shape,
+                           name, email, avatar, language, bio, password_hash, created_at,
+                           updated_at)
+        VALUES (?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """,
         (
             uid,
             site,
             external_id,
             username,
-            username_key(username),
+            keys.fold,
+            keys.shape,
             username,
             email,
             avatar,

@@ -2,10 +2,11 @@
 
 The ``calls`` table is the queue; nothing lives only in memory. One scheduler
 task picks due calls (``status = 'pending' AND next_attempt_at <= now``) and
-hands each to a worker (a few run at once), fairly: round-robin by site and at
-most ``per_receiver`` at once to one receiver (:mod:`.fairness`), so a hanging
-receiver never holds up another site; when nothing is due it sleeps with
-the injected ``sleep`` until the earliest ``next_attempt_at``, or until
+hands each to a worker (a few run at once), fairly: round-robin by site, at
+most ``per_receiver`` at once to one receiver and ``per_site`` for one site
+(:mod:`.fairness`), so hanging receivers never hold up another site; when
+nothing is due it sleeps with the injected ``sleep`` until the earliest
+``next_attempt_at``, or until
 :meth:`Dispatcher.wake` (called after a comment change or a replay commits).
 There is no polling: an idle dispatcher waits on an event.
 
@@ -48,7 +49,12 @@ from gcbridge.emulator.errors import ReceiverRefused
 from gcbridge.emulator.settings import Settings
 from gcbridge.emulator.webhooks.attempt import build_request, send_attempt
 from gcbridge.emulator.webhooks.connections import ReceiverClients
-from gcbridge.emulator.webhooks.fairness import DEFAULT_PER_RECEIVER, pick, receiver_key
+from gcbridge.emulator.webhooks.fairness import (
+    DEFAULT_PER_RECEIVER,
+    DEFAULT_PER_SITE,
+    pick,
+    receiver_key,
+)
 from gcbridge.emulator.webhooks.journal import get_call, get_config
 from gcbridge.emulator.webhooks.outbox import (
     attempts_made,
@@ -64,7 +70,7 @@ from gcbridge.emulator.webhooks.outbox import (
 from gcbridge.emulator.webhooks.schedule import classify, next_attempt
 from gcbridge.emulator.webhooks.ssrf import Resolver, resolve_receiver, system_resolver
 
-__all__ = ["Dispatcher", "DEFAULT_WORKERS", "DEFAULT_PER_RECEIVER"]
+__all__ = ["Dispatcher", "DEFAULT_WORKERS", "DEFAULT_PER_RECEIVER", "DEFAULT_PER_SITE"]
 
 DEFAULT_WORKERS = 32
 """Attempts in flight at once (they mostly wait on the network, so more than the cores);
@@ -87,6 +93,7 @@ class Dispatcher:
         resolver: Resolver | None = None,
         workers: int = DEFAULT_WORKERS,
         per_receiver: int = DEFAULT_PER_RECEIVER,
+        per_site: int = DEFAULT_PER_SITE,
     ) -> None:
         self.db = db
         self.settings = settings
@@ -97,7 +104,9 @@ class Dispatcher:
         self.resolver: Resolver = resolver or system_resolver
         self._workers = max(1, workers)
         self._per_receiver = max(1, min(per_receiver, self._workers))
+        self._per_site = max(1, min(per_site, self._workers))
         self._receivers: dict[str, str] = {}  # call id in flight -> its receiver
+        self._sites: dict[str, str] = {}  # call id in flight -> its site
         self._blocked: set[str] = set()  # sites with due calls held back by the cap
         self._loop: asyncio.AbstractEventLoop | None = None
         self._event: asyncio.Event | None = None
@@ -132,6 +141,7 @@ class Dispatcher:
                 await t
         self._inflight.clear()
         self._receivers.clear()
+        self._sites.clear()
         if self._clients is not None:
             await self._clients.aclose()
             self._clients = None
@@ -167,10 +177,11 @@ class Dispatcher:
             self._event.clear()
             now = self.clock.now()
             free = self._workers - len(self._inflight)
-            for call_id, receiver in self._due(now, free) if free > 0 else []:
+            for call_id, receiver, site in self._due(now, free) if free > 0 else []:
                 task = asyncio.create_task(self._attempt(call_id), name=f"webhook-call-{call_id}")
                 self._inflight[call_id] = task
                 self._receivers[call_id] = receiver
+                self._sites[call_id] = site
             if self._workers - len(self._inflight) <= 0:
                 await self._event.wait()  # a worker finishing sets it
                 continue
@@ -182,16 +193,23 @@ class Dispatcher:
             else:
                 await asyncio.sleep(0)  # never spin without yielding to the loop
 
-    def _due(self, now: float, limit: int) -> list[tuple[str, str]]:
-        """Due calls to start now: round-robin by site, within each receiver's cap."""
+    def _due(self, now: float, limit: int) -> list[tuple[str, str, str]]:
+        """Due calls to start now: round-robin by site, within each receiver's and site's cap."""
         with self.db.read() as conn:
             rows = due_candidates(conn, now, self._per_receiver, self._inflight)
         sites = {call_id: site for call_id, site, _ in rows}
         candidates = [(call_id, receiver_key(url, site)) for call_id, site, url in rows]
-        chosen = pick(candidates, self._receivers, free=limit, per_receiver=self._per_receiver)
+        chosen = pick(
+            candidates,
+            self._receivers,
+            free=limit,
+            per_receiver=self._per_receiver,
+            site_of={**self._sites, **sites},
+            per_site=self._per_site,
+        )
         taken = {call_id for call_id, _ in chosen}
         self._blocked = {sites[c] for c, _ in candidates if c not in taken}
-        return chosen
+        return [(call_id, receiver, sites[call_id]) for call_id, receiver in chosen]
 
     def _next_due(self) -> float | None:
         with self.db.read() as conn:
@@ -223,6 +241,7 @@ class Dispatcher:
         finally:
             self._inflight.pop(call_id, None)
             self._receivers.pop(call_id, None)
+            self._sites.pop(call_id, None)
             if self._event is not None:
                 self._event.set()
 

@@ -33,6 +33,7 @@ __all__ = [
     "enqueue_event",
     "insert_call",
     "get_call",
+    "latest_replay",
     "call_json",
     "list_calls",
 ]
@@ -207,6 +208,19 @@ def get_call(conn: sqlite3.Connection, call_id: str) -> sqlite3.Row | None:
         "SELECT * FROM calls WHERE id = ?", (call_id,)
     ).fetchone()
     return row
+
+
+def latest_replay(conn: sqlite3.Connection, call: sqlite3.Row) -> sqlite3.Row:
+    """The end of ``call``'s replay chain: its replay's replay ... (``call`` if never replayed)."""
+    latest = call
+    for _ in range(10_000):  # a chain is as long as failed replays; bounded all the same
+        child: sqlite3.Row | None = conn.execute(
+            "SELECT * FROM calls WHERE replay_of = ? ORDER BY seq DESC LIMIT 1", (latest["id"],)
+        ).fetchone()
+        if child is None:
+            break
+        latest = child
+    return latest
 
 
 def _iso(ts: float | None) -> str | None:

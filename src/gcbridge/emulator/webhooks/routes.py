@@ -38,6 +38,7 @@ from gcbridge.emulator.webhooks.journal import (
     get_call,
     get_config,
     insert_call,
+    latest_replay,
     list_calls,
     save_config,
 )
@@ -207,21 +208,33 @@ async def calls(website_id: str, request: Request) -> dict[str, Any]:
     responses=site_auth_responses(404, 409),
 )
 async def replay(call_id: str, request: Request) -> dict[str, Any]:
-    """A fresh call for the same event: new delivery id, retry count 0, ``replay_of`` set."""
+    """A fresh call for the same event: new delivery id, retry count 0, ``replay_of`` set.
+
+    Idempotent: a call is replayed once. While its replay is pending or has
+    succeeded, replaying it again (a double click, a CLI retried after a
+    time-out, ten at once) answers that same replay, ``"fresh": false``, and
+    delivers nothing more. Once the replay has failed, replaying the original
+    or the replay makes one new delivery (the replay of the latest failed one).
+    The check and the insert share one transaction, so concurrent replays
+    cannot both pass it.
+    """
     state = state_of(request)
     site = await authenticated_site(request)
 
-    def write() -> dict[str, Any]:
+    def write() -> tuple[dict[str, Any], bool]:
         with state.db.transaction() as conn:
             original = get_call(conn, call_id)
             # Another site's call is "not found": call ids do not leak across sites.
             if original is None or original["website_id"] != site.website_id:
                 raise ApiError(404, "call_not_found", f"no call {call_id[:64]!r} for this website")
-            if original["status"] != "failed":
+            latest = latest_replay(conn, original)
+            if latest["id"] != original["id"] and latest["status"] != "failed":
+                return call_json(conn, latest), False
+            if latest["status"] != "failed":
                 raise ApiError(
                     409,
                     "not_replayable",
-                    f"only a failed call can be replayed; this one is {original['status']}",
+                    f"only a failed call can be replayed; this one is {latest['status']}",
                 )
             current = get_config(conn, site.website_id)
             if current is None or not current.enabled:
@@ -231,19 +244,20 @@ async def replay(call_id: str, request: Request) -> dict[str, Any]:
             new_id = insert_call(
                 conn,
                 website_id=site.website_id,
-                event_type=original["event_type"],
+                event_type=latest["event_type"],
                 url=current.url,
-                body=bytes(original["body"]),
+                body=bytes(latest["body"]),
                 now=state.clock.now(),
-                replay_of=original["id"],
+                replay_of=latest["id"],
             )
             fresh = get_call(conn, new_id)
             assert fresh is not None
-            return call_json(conn, fresh)
+            return call_json(conn, fresh), True
 
-    answer = await run_in_threadpool(write)
-    state.dispatcher.wake()
-    return {"call": answer}
+    answer, made = await run_in_threadpool(write)
+    if made:
+        state.dispatcher.wake()
+    return {"call": answer, "fresh": made}
 
 
 @router.post(
