@@ -69,7 +69,7 @@ def test_the_demo_app_signs_in_with_the_runs_key_and_gets_sso_data() -> None:
 
 
 def test_the_harness_sample_users_have_no_fixed_token() -> None:
-    from gcbridge_harness.backend import DEMO_USERS
+    from gcbridge_harness.world.backend import DEMO_USERS
 
     assert all(u.token not in ("app-token-alice", "app-token-bob") for u in DEMO_USERS)
     assert all(len(u.token) >= 32 for u in DEMO_USERS)
