@@ -52,7 +52,7 @@ def _single(request: Request, name: str) -> str | None:
 
 @router.get(
     "/api/pub/thread-load/",
-    summary="Widget URL of a thread (spec 4.1)",
+    summary="Widget URL of a thread",
     responses=error_responses(400, 404),
     openapi_extra=THREAD_LOAD_EXTRA,
 )
