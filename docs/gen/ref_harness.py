@@ -73,8 +73,8 @@ def matrix_facts() -> dict[str, object]:
         facts["measured_wall_s"] = measures["scenario matrix wall time"]["ours"]
         facts["measured_per_run_s"] = measures["mean cost per test"]["ours"]
         facts["cores"] = results.get("machine", {}).get("cores")
-        engines_run = {k.rsplit("-", 1)[-1] for s in matrix.get("seconds", {}).values() for k in s}
-        facts["measured_engines"] = sorted(engines_run)
+        ids = [k for s in matrix.get("seconds", {}).values() for k in s]
+        facts["measured_engines"] = [e for e in engines if any(e in i.split("-") for i in ids)]
     return facts
 
 
@@ -98,3 +98,38 @@ def matrix_text() -> str:
             "about as fast as a Chromium one (`python bench/harness_engines.py`)."
         )
     return text
+
+
+START, END = "<!-- harness-matrix: written by docs/gen/ref_harness.py -->", "<!-- /harness-matrix -->"
+FILES = ("harness/README.md", "CONTRIBUTING.md")
+"""The repository files that state the matrix's size and cost, between START and END."""
+
+
+def stated(text: str) -> list[str]:
+    """The texts between the markers of ``text``."""
+    parts = text.split(START)[1:]
+    return [part.split(END, 1)[0].strip() for part in parts]
+
+
+def rewrite() -> list[str]:
+    """Put :func:`matrix_text` between the markers of every file of ``FILES``; the changed ones."""
+    changed = []
+    fresh = matrix_text()
+    for name in FILES:
+        path = ROOT / name
+        text = path.read_text(encoding="utf-8")
+        out, rest = [], text
+        while START in rest:
+            head, tail = rest.split(START, 1)
+            _, after = tail.split(END, 1)
+            out.append(f"{head}{START}\n{fresh}\n{END}")
+            rest = after
+        new = "".join(out) + rest
+        if new != text:
+            path.write_text(new, encoding="utf-8")
+            changed.append(name)
+    return changed
+
+
+if __name__ == "__main__":
+    print("\n".join(f"rewrote {name}" for name in rewrite()) or "up to date")

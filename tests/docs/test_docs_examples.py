@@ -32,7 +32,7 @@ def test_a_plain_pytest_collects_and_passes_the_receiver_tests(tmp_path) -> None
         timeout=300,
     )
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
-    assert "3 passed" in run.stdout
+    assert "5 passed" in run.stdout
     assert not list(ROOT.glob("docs_src/deliveries.db*")), "the tests write to tmp_path only"
 
 
