@@ -100,7 +100,8 @@ def matrix_text() -> str:
     return text
 
 
-START, END = "<!-- harness-matrix: written by docs/gen/ref_harness.py -->", "<!-- /harness-matrix -->"
+START = "<!-- harness-matrix: written by docs/gen/ref_harness.py -->"
+END = "<!-- /harness-matrix -->"
 FILES = ("harness/README.md", "CONTRIBUTING.md")
 """The repository files that state the matrix's size and cost, between START and END."""
 

@@ -87,7 +87,8 @@ def _operation(method: str, path: str, op: dict[str, Any]) -> str:
     if body:
         for media, content in body.get("content", {}).items():
             kind = _type(content.get("schema", {}))
-            lines.append(f"Request body: `{media}`, {_cell(kind)}. {_cell(body.get('description', ''))}\n")
+            about = _cell(body.get("description", ""))
+            lines.append(f"Request body: `{media}`, {_cell(kind)}. {about}\n")
     responses = op.get("responses", {})
     if responses:
         lines.append("| answer | meaning |\n|---|---|")

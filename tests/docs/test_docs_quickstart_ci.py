@@ -59,7 +59,8 @@ def test_the_emulator_recipe_runs_a_node_backends_tests(tmp_path: Path, name: st
         for command, step_env in commands:
             if any(p in command for p in PROVISIONING):
                 continue
-            env = user_env(**{k: moved(v, {8000: port}) for k, v in {**variables, **step_env}.items()})
+            settings = {**variables, **step_env}
+            env = user_env(**{k: moved(v, {8000: port}) for k, v in settings.items()})
             proc = subprocess.Popen(
                 ["bash", "-c", moved(command, {8000: port})],
                 cwd=repo,

@@ -18,7 +18,7 @@ from gcbridge.webhooks.signature import sign
 
 ROOT = Path(__file__).resolve().parents[2]
 NODE = shutil.which("node")
-pytestmark = pytest.mark.skipif(NODE is None, reason="node is not installed (apt-get install nodejs)")
+pytestmark = pytest.mark.skipif(NODE is None, reason="node is missing: apt-get install nodejs")
 
 
 def node(script: str) -> str:
