@@ -50,8 +50,8 @@ def _rewrite(source: str, page: str, text: str) -> str:
             url = posixpath.relpath(rel.removeprefix("docs/"), posixpath.dirname(page) or ".")
             return f"[{label}]({url}{'#' + fragment if fragment else ''})"
         shown = rel.rstrip("/") + ("/" if (ROOT / rel).is_dir() else "")
-        if label.strip("`") in (shown, rel, path):
-            return f"`{shown}`"
+        if label.strip("`") in (shown, rel, path) or re.fullmatch(r"`[^`]+`", label):
+            return f"`{shown}`"  # a path shown as a path: the repository's
         return f"{label} (`{shown}` in the repository)"
 
     def image(match: re.Match[str]) -> str:

@@ -55,16 +55,34 @@ def _help_text(parser: argparse.ArgumentParser) -> str:
             os.environ["COLUMNS"] = previous
 
 
+def _summaries(commands: list[tuple[tuple[str, ...], argparse.ArgumentParser]]) -> dict[str, str]:
+    """Each command's one-line help as its parent lists it (else its description)."""
+    found: dict[str, str] = {}
+    for path, parser in commands:
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for choice in action._choices_actions:
+                    found[" ".join((*path, choice.dest))] = choice.help or ""
+    for path, parser in commands:
+        name = " ".join(path)
+        if not found.get(name) and parser.description:
+            found[name] = parser.description
+    return {
+        name: " ".join(text.split()).split(". ")[0].rstrip(".").replace("|", "/")
+        for name, text in found.items()
+    }
+
+
 def cli_reference() -> str:
     """The Markdown of the CLI reference page."""
     parts = [INTRO]
     commands = walk(build_parser())
+    summaries = _summaries(commands)
     parts.append("| command | what it does |\n|---|---|\n")
-    for path, parser in commands[1:]:
+    for path, _parser in commands[1:]:
         name = " ".join(path)
-        summary = (parser.description or "").strip().splitlines()[0] if parser.description else ""
         anchor = "gcbridge-" + "-".join(path)
-        parts.append(f"| [`gcbridge {name}`](#{anchor}) | {summary.replace('|', '/')} |\n")
+        parts.append(f"| [`gcbridge {name}`](#{anchor}) | {summaries.get(name, '')} |\n")
     parts.append("\n")
     for path, parser in commands:
         name = " ".join(("gcbridge", *path))
