@@ -107,3 +107,37 @@ def test_the_harness_matrix_is_stated_alike_everywhere(site: Path) -> None:
         )
     assert re.search(r"\b\d+ runs in one engine\b", text_of(site / "guides" / "harness.html"))
     assert re.search(r"\b\d+ runs in one engine\b", text_of(site / "contributing.html"))
+
+
+def test_a_page_citing_the_specification_fails_the_build() -> None:
+    from types import SimpleNamespace
+
+    from hooks import on_page_markdown
+    from mkdocs.exceptions import PluginError
+
+    page = SimpleNamespace(file=SimpleNamespace(src_uri="guides/x.md"))
+    assert on_page_markdown("the widget's events", page, None, None) == "the widget's events"
+    with pytest.raises(PluginError, match="spec 6.2"):
+        on_page_markdown("as spec 6.2 says", page, None, None)
+
+
+def test_readme_links_become_site_links_or_repository_paths() -> None:
+    from include_readme import expand
+
+    text = (
+        "[bridge.js](../README.md#channels), [kits](ios/README.md), "
+        "[`sync_kits.py`](sync_kits.py), [the table](../protocol/app-protocol.json)"
+    )
+    source = ROOT / "bridge" / "platforms" / "README.md"
+    original = source.read_text(encoding="utf-8")
+    assert "[[include:" not in original
+    shown = expand("[[include: bridge/platforms/README.md]]", "kits/index.md")
+    assert "](../reference/bridge-js.md" in shown and "](ios.md)" in shown
+    from include_readme import _rewrite
+
+    out = _rewrite("bridge/platforms/README.md", "kits/index.md", text)
+    assert out == (
+        "[bridge.js](../reference/bridge-js.md#channels), [kits](ios.md), "
+        "`bridge/platforms/sync_kits.py`, "
+        "the table (`bridge/protocol/app-protocol.json` in the repository)"
+    )
