@@ -1,4 +1,5 @@
-"""The structure docs/ARCHITECTURE.md promises: no import circle, small files, layers checked.
+"""The structure docs/explanation/architecture.md promises: no import circle, small files,
+layers checked.
 
 The layer rules themselves live in ``pyproject.toml`` (import-linter, run by
 ``make lint``); this module checks what import-linter does not: that no two

@@ -1,4 +1,4 @@
-"""docs_src/receiver_fastapi.py (README "Receiving webhooks") receives a signed delivery."""
+"""docs_src/receiver_fastapi.py (guide "Receive webhooks") receives a signed delivery."""
 
 import importlib.util
 import sys
@@ -26,7 +26,7 @@ def test_receiver_example_verifies_dedupes_and_refuses(monkeypatch, tmp_path, ca
         GC_WEBHOOK_SECRET="whsec_docs",
         GC_DELIVERY_LOG=str(tmp_path / "deliveries.db"),
     )
-    with BackgroundServer(lambda port: module.app) as server:
+    with BackgroundServer(lambda port: module.create_app()) as server:
         post = WebhookPoster(server.url, secret="whsec_docs", path="/webhooks/gc")
         first = post("comment.created", content="First!", author_name="ada")
         assert first.status_code == 200 and first.json() == {"ok": True}

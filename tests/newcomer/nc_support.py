@@ -144,14 +144,30 @@ class Lines:
         self._close()
 
 
+SNIPPET = re.compile(r'^--8<-- "([^":]+)(?::([\w-]+))?"$', re.M)
+
+
+def _snippet(match: re.Match[str]) -> str:
+    text = (ROOT / match.group(1)).read_text(encoding="utf-8")
+    if match.group(2):  # a section: the lines between its start and end markers
+        start, end = f"--8<-- [start:{match.group(2)}]", f"--8<-- [end:{match.group(2)}]"
+        text = text.split(start, 1)[1].split("\n", 1)[1].split(end, 1)[0]
+        text = text.rsplit("\n", 1)[0] + "\n" if not text.endswith("\n") else text
+    return text.rstrip("\n")
+
+
 def readme() -> str:
-    """The README's text."""
-    return (ROOT / "README.md").read_text(encoding="utf-8")
+    """The documentation a user reads: the README, CONTRIBUTING and every page of ``docs/``,
+    with the files the pages include (``--8<-- "docs_src/..."``) in place."""
+    pages = [ROOT / "README.md", ROOT / "CONTRIBUTING.md", *sorted((ROOT / "docs").rglob("*.md"))]
+    text = "\n\n".join(page.read_text(encoding="utf-8") for page in pages)
+    return SNIPPET.sub(_snippet, text)
 
 
 def readme_block(first_line_start: str, contains: str = "", lang: str = "sh") -> str:
-    """The README's ``lang`` block starting with ``first_line_start`` (and holding ``contains``)."""
+    """The documentation's ``lang`` block starting with ``first_line_start`` (and holding
+    ``contains``)."""
     for match in re.finditer(rf"```{lang}\n(.*?)```", readme(), re.S):
         if match.group(1).startswith(first_line_start) and contains in match.group(1):
             return match.group(1)
-    raise AssertionError(f"no ```{lang} block starting with {first_line_start!r} in README.md")
+    raise AssertionError(f"no ```{lang} block starting with {first_line_start!r} in the docs")

@@ -33,7 +33,8 @@ def test_both_ways_to_install_are_shown() -> None:
 
 
 def test_no_document_sends_users_to_a_package_index() -> None:
-    for doc in [ROOT / "README.md", *ROOT.glob("*/README.md"), *ROOT.glob("*/*/README.md")]:
+    readmes = [ROOT / "README.md", *ROOT.glob("*/README.md"), *ROOT.glob("*/*/README.md")]
+    for doc in [*readmes, *ROOT.glob("docs/**/*.md")]:
         text = doc.read_text(encoding="utf-8")
         claim = re.search(r"pip install ['\"]?gc-bridge\b", text)
         assert claim is None, f"{doc.relative_to(ROOT)}: {claim.group(0)!r}"

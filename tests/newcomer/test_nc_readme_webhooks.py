@@ -50,6 +50,7 @@ def post_comment(site: dict[str, str], text: str) -> None:
 
 @pytest.mark.slow
 def test_the_webhook_block_pasted_at_once_delivers_a_verified_event() -> None:
+    # the block of the guide "The emulator": docs_src/webhooks_by_hand.sh, included in the page
     block = readme_block(
         "gcbridge emulator --port 8000 --data-dir .gcbridge", contains="gcbridge webhooks listen"
     )

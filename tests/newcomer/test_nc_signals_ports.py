@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
-from nc_support import ROOT, Lines, gcbridge_cmd, port_free, user_env
+from nc_support import Lines, gcbridge_cmd, port_free, readme, user_env
 
 LISTEN_READY = r"^gcbridge webhooks listening on http://127\.0\.0\.1:\d+/$"
 EMULATOR_READY = r"^gcbridge emulator ready on http://127\.0\.0\.1:\d+$"
@@ -159,7 +159,7 @@ def test_port_holder_reads_proc_like_the_os_tells() -> None:
 
 
 def test_readme_receiver_example_is_not_on_the_emulators_port() -> None:
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    for line in text.splitlines():
-        if "uvicorn docs_src.receiver_fastapi:app" in line:
-            assert "--port 9000" in line, line
+    lines = [line for line in readme().splitlines() if "docs_src.receiver_fastapi:" in line]
+    assert lines, "the docs show how to run the receiver example"
+    for line in lines:
+        assert "--port 9000" in line, line

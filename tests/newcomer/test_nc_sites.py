@@ -55,6 +55,7 @@ def test_the_emulator_serves_every_site_of_the_example_file(tmp_path: Path) -> N
 
 
 def test_the_readme_toml_block_is_a_valid_sites_file(tmp_path: Path) -> None:
+    # the block of the guide "The emulator": docs_src/sites.toml, included in the page
     sites_file = tmp_path / "sites.toml"
     sites_file.write_text(readme_block("[[site]]", lang="toml"), encoding="utf-8")
     assert [s.shortname for s in load_sites(sites_file)] == ["demo"]

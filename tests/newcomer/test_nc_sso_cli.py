@@ -19,6 +19,7 @@ T = 1_700_000_000
 
 
 def test_the_readme_shell_block_runs_as_written(tmp_path) -> None:
+    # the block of the guide "Issue ssoData": docs_src/sso_cli.sh, included in the page
     block = readme_block("export GC_SSO_SECRET=")
     run = subprocess.run(
         ["bash", "-euo", "pipefail", "-c", block],

@@ -84,7 +84,8 @@ _ERROR_REF = {"$ref": "#/components/schemas/ErrorBody"}
 SITE_AUTH_OK: dict[str, Any] = {
     "description": (
         "The answer; or, when the credential is missing, wrong or of another site, "
-        'HTTP 200 with {"gcCode": 410, "error", "message"} (spec 5.2): check gcCode first.'
+        'HTTP 200 with {"gcCode": 410, "error", "message"}, as the service does: '
+        "check gcCode first."
     ),
     "content": {"application/json": {"schema": {"anyOf": [{"type": "object"}, _ERROR_REF]}}},
 }

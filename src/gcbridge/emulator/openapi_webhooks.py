@@ -52,7 +52,7 @@ DELIVERY_HEADERS: list[dict[str, Any]] = [
         "in": "header",
         "required": True,
         "description": "Lowercase hex HMAC-SHA256, keyed with the webhook secret, of "
-        "`<X-Webhook-Timestamp>.<raw body>` (spec 5.3): verify it on the raw bytes, in "
+        "`<X-Webhook-Timestamp>.<raw body>`: verify it on the raw bytes, in "
         "constant time, before parsing the JSON.",
         "schema": {"type": "string", "pattern": "^[0-9a-f]{64}$"},
     },
@@ -115,7 +115,7 @@ _RESPONSES: dict[str, Any] = {
     },
     "401": {
         "description": "Recommended when a header is missing, the timestamp is not numeric "
-        "or outside the window, or the signature differs (spec 5.3). Not retried."
+        "or outside the window, or the signature differs. Not retried."
     },
     "429": {
         "description": "Too many requests: retried on the schedule.",
@@ -204,7 +204,7 @@ def webhook_operation(event_type: str) -> dict[str, Any]:
             "parameters": copy.deepcopy(DELIVERY_HEADERS),
             "requestBody": {
                 "required": True,
-                "description": f"The {event_type} delivery body (spec 2.4).",
+                "description": f"The {event_type} delivery body.",
                 "content": {
                     "application/json": {
                         "schema": inline_body_schema(event_type),
@@ -240,7 +240,9 @@ def add_webhooks(document: dict[str, Any]) -> dict[str, Any]:
         tags.append(
             {
                 "name": "webhook events",
-                "description": "What the service POSTs to your webhook URL (spec 2.4, 2.6, 6.1).",
+                "description": (
+                    "What the service POSTs to your webhook URL: the delivery body and its headers."
+                ),
             }
         )
     return document

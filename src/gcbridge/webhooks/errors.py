@@ -65,7 +65,7 @@ class WebhookReplayError(WebhookError):
 
 
 class WebhookPayloadError(WebhookError):
-    """The body is authentic but not a valid event of spec 2.4."""
+    """The body is authentic but not a valid webhook event (its fields are wrong or missing)."""
 
     reason = "malformed_payload"
 

@@ -160,7 +160,7 @@ def body_schema(event_type: str | None = None) -> dict[str, Any]:
         return _finish(
             schema,
             title=model.__name__,
-            description=f"The {event_type} delivery body (spec 2.4). Fires when: "
+            description=f"The {event_type} delivery body. Fires when: "
             + EVENT_CATALOG[event_type],
             examples=[example_body(event_type)],
         )
@@ -171,7 +171,7 @@ def body_schema(event_type: str | None = None) -> dict[str, Any]:
     return _finish(
         schema,
         title="WebhookEvent",
-        description="Any webhook delivery body (spec 2.4): one of the four event types, "
+        description="Any webhook delivery body: one of the four event types, "
         "told apart by event_type.",
         examples=[example_body(t) for t in EVENT_TYPES],
     )

@@ -120,7 +120,10 @@ class WebhookEvent(BaseModel):
 
     model_config = _MODEL
 
-    event_type: EventType = _d("One of the four event kinds (spec 6.1).")
+    event_type: EventType = _d(
+        "One of the four event kinds: comment.created, comment.updated,"
+        " comment.approved, comment.deleted."
+    )
     timestamp: int = Field(
         strict=True,
         ge=0,
@@ -191,6 +194,6 @@ def parse_event(body: bytes | str) -> WebhookEvent:
     except ValidationError as exc:
         fields = sorted({".".join(str(p) for p in e["loc"]) or "body" for e in exc.errors()})
         raise WebhookPayloadError(
-            f"the body is not a webhook event of spec 2.4 (bad: {', '.join(fields[:8])})",
+            f"the body is not a webhook delivery body (bad: {', '.join(fields[:8])})",
             reason="malformed_payload",
         ) from None

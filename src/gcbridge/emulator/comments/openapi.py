@@ -17,7 +17,12 @@ def _text(limit: int) -> dict[str, Any]:
 _TRUE = {"type": "string", "enum": ["true"]}
 
 THREAD_LOAD_EXTRA = query_parameters(
-    ("service_id", True, {"type": "string", "minLength": 1}, "The site's shortname (spec 2.1)."),
+    (
+        "service_id",
+        True,
+        {"type": "string", "minLength": 1},
+        "The site's shortname (website_id on the comment routes is the same value).",
+    ),
     ("url", True, {**_text(MAX_URL), "format": "uri"}, "Canonical http(s) URL of the page."),
     ("uid", True, _text(MAX_UID), "Unique identifier of the thread."),
     ("page_title", True, _text(MAX_TITLE), "Title of the article."),

@@ -315,5 +315,5 @@ async def approve_comment(comment_id: str, request: Request) -> Response:
     responses=error_responses(401, 404),
 )
 async def refuse_comment(comment_id: str, request: Request) -> Response:
-    """Set status ``deleted``; spec 6.1 has no comment.refused, a refusal is comment.deleted."""
+    """Set status ``deleted``: there is no comment.refused event, a refusal is comment.deleted."""
     return await _moderate(request, comment_id, "deleted", "comment.deleted")

@@ -52,12 +52,12 @@ def _single(request: Request, name: str) -> str | None:
 
 @router.get(
     "/api/pub/thread-load/",
-    summary="Widget URL of a thread (spec 4.1)",
+    summary="Widget URL of a thread",
     responses=error_responses(400, 404),
     openapi_extra=THREAD_LOAD_EXTRA,
 )
 async def thread_load(request: Request) -> dict[str, str]:
-    """Validate the 2.1 parameters, create the thread if new, answer ``{"gc_url"}``."""
+    """Validate the query parameters, create the thread if new, answer ``{"gc_url"}``."""
     state = state_of(request)
     raw = {name: _single(request, name) for name in _PARAMS}
     service_id = raw["service_id"]

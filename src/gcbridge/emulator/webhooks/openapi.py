@@ -34,14 +34,14 @@ SETUP_EXTRA = json_request_body(
             },
         },
     },
-    "The webhook configuration (spec 4.2); read raw, since a site-key signature covers its bytes.",
+    "The webhook configuration; read raw, since a site-key signature covers its bytes.",
     required=True,
 )
 
 VERIFY_EXTRA: dict[str, Any] = {
     "requestBody": {
         "required": False,
-        "description": "The exact body of a delivery, byte for byte (spec 4.7).",
+        "description": "The exact body of a delivery, byte for byte.",
         "content": {
             "application/json": {"schema": {"type": "object"}},
             "application/octet-stream": {"schema": {"type": "string", "format": "binary"}},

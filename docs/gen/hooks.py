@@ -1,0 +1,58 @@
+"""mkdocs hooks: the generated reference pages, and figures kept in one place.
+
+``[[include: FILE]]`` shows a repository README as a page (``include_readme.py``).
+``on_files`` adds the pages written from the code at build time (never committed):
+``reference/cli.md`` from the argparse parser, ``reference/http-api.md`` from the
+emulator's OpenAPI schema, ``reference/reason-codes.md`` from the exception trees
+and raise sites. ``on_page_markdown`` puts the harness matrix's size and cost
+wherever a page says ``[[harness-matrix]]``, and refuses a page that cites the
+service's specification by section number: readers do not have that document.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from include_readme import IMAGES, ROOT, expand  # noqa: E402
+from mkdocs.exceptions import PluginError  # noqa: E402
+from ref_cli import cli_reference  # noqa: E402
+from ref_harness import MARKER, matrix_text  # noqa: E402
+from ref_http import http_reference  # noqa: E402
+from ref_reasons import reasons_reference  # noqa: E402
+
+GENERATED = {
+    "reference/cli.md": cli_reference,
+    "reference/http-api.md": http_reference,
+    "reference/reason-codes.md": reasons_reference,
+}
+SPEC_CITATION = re.compile(r"\bspec \d+(\.\d+)?\b|\bspec\.md\b")
+
+
+def on_files(files: Any, config: Any) -> Any:
+    """Add the generated reference pages."""
+    from mkdocs.structure.files import File
+
+    for path, build in GENERATED.items():
+        files.append(File.generated(config, path, content=build()))
+    for picture in sorted((ROOT / IMAGES).glob("*.png")):
+        files.append(File.generated(config, f"img/{picture.name}", abs_src_path=str(picture)))
+    return files
+
+
+def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
+    """Include READMEs, fill ``[[harness-matrix]]``; fail on a citation of the specification."""
+    markdown = expand(markdown, page.file.src_uri)
+    if MARKER in markdown:
+        markdown = markdown.replace(MARKER, matrix_text())
+    cited = SPEC_CITATION.search(markdown)
+    if cited:
+        raise PluginError(
+            f"docs: {page.file.src_uri} cites {cited.group(0)!r}: readers do not have the "
+            "specification; say what it says (see explanation/service.md)"
+        )
+    return markdown

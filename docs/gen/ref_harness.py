@@ -1,0 +1,136 @@
+"""The harness matrix's size and cost, from the one place each is kept.
+
+Size: counted in the shipped scenarios (``harness/gcbridge_harness/scenarios``: each
+test function, times its ``parametrize`` lists) and the harness's engines and
+injection points. Cost: the last published bench run, ``bench/results.json`` (row 5),
+with its date and what it ran. Pages say ``[[harness-matrix]]`` and get this text.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+from pathlib import Path
+
+__all__ = ["MARKER", "matrix_facts", "matrix_text"]
+
+ROOT = Path(__file__).resolve().parents[2]
+HARNESS = ROOT / "harness" / "gcbridge_harness"
+MARKER = "[[harness-matrix]]"
+
+
+def _tuple_constant(path: Path, name: str) -> tuple[str, ...]:
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        targets: list[ast.expr] = []
+        if isinstance(node, ast.Assign):
+            targets = node.targets
+        elif isinstance(node, ast.AnnAssign):
+            targets = [node.target]
+        if any(isinstance(t, ast.Name) and t.id == name for t in targets):
+            value = node.value
+            if isinstance(value, ast.Tuple | ast.List):
+                return tuple(e.value for e in value.elts if isinstance(e, ast.Constant))
+    raise LookupError(f"{name} not found in {path}")
+
+
+def _scenario_count() -> int:
+    count = 0
+    for path in sorted((HARNESS / "scenarios").glob("test_*.py")):
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name.startswith(
+                "test_"
+            ):
+                runs = 1
+                for deco in node.decorator_list:
+                    if (
+                        isinstance(deco, ast.Call)
+                        and getattr(deco.func, "attr", "") == "parametrize"
+                        and len(deco.args) >= 2
+                        and isinstance(deco.args[1], ast.List | ast.Tuple)
+                    ):
+                        runs *= len(deco.args[1].elts)
+                count += runs
+    return count
+
+
+def matrix_facts() -> dict[str, object]:
+    """Scenarios, points, engines, and the last measured run of row 5."""
+    points = _tuple_constant(HARNESS / "platforms.py", "INJECTION_POINTS")
+    engines = _tuple_constant(HARNESS / "engines.py", "ENGINES")
+    facts: dict[str, object] = {
+        "scenarios": _scenario_count(),
+        "points": len(points),
+        "engines": list(engines),
+    }
+    results = json.loads((ROOT / "bench" / "results.json").read_text(encoding="utf-8"))
+    for row in results["rows"]:
+        if row.get("number") != 5:
+            continue
+        measures = {m["name"]: m for m in row["measures"]}
+        matrix = row.get("extra", {}).get("matrix", {})
+        facts["measured_at"] = results.get("generated_at", "")[:10]
+        facts["measured_runs"] = sum(matrix.get("outcomes", {}).values())
+        facts["measured_wall_s"] = measures["scenario matrix wall time"]["ours"]
+        facts["measured_per_run_s"] = measures["mean cost per test"]["ours"]
+        facts["cores"] = results.get("machine", {}).get("cores")
+        ids = [k for s in matrix.get("seconds", {}).values() for k in s]
+        facts["measured_engines"] = [e for e in engines if any(e in i.split("-") for i in ids)]
+    return facts
+
+
+def matrix_text() -> str:
+    """One paragraph: the matrix's size now, and its last measured cost."""
+    f = matrix_facts()
+    scenarios, points, engines = f["scenarios"], f["points"], f["engines"]
+    assert isinstance(scenarios, int) and isinstance(points, int) and isinstance(engines, list)
+    per_engine = scenarios * points
+    text = (
+        f"The matrix is {scenarios} scenarios x {points} injection points in each engine: "
+        f"{per_engine} runs in one engine, {per_engine * len(engines)} with "
+        f"{' and '.join(engines)} (`--engine all`)."
+    )
+    if "measured_wall_s" in f:
+        measured = ", ".join(str(e) for e in f["measured_engines"])  # type: ignore[union-attr]
+        text += (
+            f" Last measured by `make bench` (row 5 of `bench/results.md`, {f['measured_at']}, "
+            f"{f['cores']} cores, {measured} only): {f['measured_runs']} runs in "
+            f"{f['measured_wall_s']} s, {f['measured_per_run_s']} s per run; a WebKit view starts "
+            "about as fast as a Chromium one (`python bench/harness_engines.py`)."
+        )
+    return text
+
+
+START = "<!-- harness-matrix: written by docs/gen/ref_harness.py -->"
+END = "<!-- /harness-matrix -->"
+FILES = ("harness/README.md", "CONTRIBUTING.md")
+"""The repository files that state the matrix's size and cost, between START and END."""
+
+
+def stated(text: str) -> list[str]:
+    """The texts between the markers of ``text``."""
+    parts = text.split(START)[1:]
+    return [part.split(END, 1)[0].strip() for part in parts]
+
+
+def rewrite() -> list[str]:
+    """Put :func:`matrix_text` between the markers of every file of ``FILES``; the changed ones."""
+    changed = []
+    fresh = matrix_text()
+    for name in FILES:
+        path = ROOT / name
+        text = path.read_text(encoding="utf-8")
+        out, rest = [], text
+        while START in rest:
+            head, tail = rest.split(START, 1)
+            _, after = tail.split(END, 1)
+            out.append(f"{head}{START}\n{fresh}\n{END}")
+            rest = after
+        new = "".join(out) + rest
+        if new != text:
+            path.write_text(new, encoding="utf-8")
+            changed.append(name)
+    return changed
+
+
+if __name__ == "__main__":
+    print("\n".join(f"rewrote {name}" for name in rewrite()) or "up to date")
