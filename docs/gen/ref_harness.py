@@ -55,8 +55,8 @@ def _scenario_count() -> int:
 
 def matrix_facts() -> dict[str, object]:
     """Scenarios, points, engines, and the last measured run of row 5."""
-    points = _tuple_constant(HARNESS / "platforms.py", "INJECTION_POINTS")
-    engines = _tuple_constant(HARNESS / "engines.py", "ENGINES")
+    points = _tuple_constant(HARNESS / "app" / "platforms.py", "INJECTION_POINTS")
+    engines = _tuple_constant(HARNESS / "engines" / "selection.py", "ENGINES")
     facts: dict[str, object] = {
         "scenarios": _scenario_count(),
         "points": len(points),

@@ -1,10 +1,10 @@
-// Runs wire.mjs on the shipped test vectors: node docs_src/node/check_vectors.mjs tests/vectors
+// Runs wire.mjs on the shipped test vectors: node docs_src/node/check_vectors.mjs src/gcbridge/vectors
 // Your port to another language should pass the same files.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { issueSsoData, signWebhook, verifySsoData, verifyWebhook } from './wire.mjs';
 
-const dir = process.argv[2] ?? 'tests/vectors';
+const dir = process.argv[2] ?? 'src/gcbridge/vectors';
 const load = (name) => JSON.parse(readFileSync(join(dir, name), 'utf8'));
 let passed = 0;
 const failed = [];

@@ -1,6 +1,6 @@
 // The two wire formats of gc-bridge in plain Node (no dependency): ssoData and the
 // webhook signature, as written in the "Wire formats" reference. A port to another
-// language follows these lines; check_vectors.mjs runs it on tests/vectors/*.json.
+// language follows these lines; check_vectors.mjs runs it on src/gcbridge/vectors/*.json.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 export class WireError extends Error {

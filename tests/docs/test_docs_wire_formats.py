@@ -35,7 +35,7 @@ def node(script: str) -> str:
 
 def test_the_node_version_passes_the_shipped_vectors() -> None:
     run = subprocess.run(
-        [NODE, "docs_src/node/check_vectors.mjs", "tests/vectors"],
+        [NODE, "docs_src/node/check_vectors.mjs", "src/gcbridge/vectors"],
         cwd=ROOT,
         capture_output=True,
         text=True,
