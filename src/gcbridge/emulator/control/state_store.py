@@ -82,8 +82,16 @@ def restore(db: Database, data_dir: Path, name: str) -> None:
         raise ApiError(404, "snapshot_not_found", f"no snapshot named {name!r}")
     source = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     try:
-        with db.read() as conn:
-            source.backup(conn)
+        try:
+            tables = {r[0] for r in source.execute("SELECT name FROM sqlite_master")}
+            if not set(_TABLES) <= tables:
+                raise sqlite3.DatabaseError("not an emulator database")
+            with db.read() as conn:
+                source.backup(conn)
+        except sqlite3.DatabaseError as exc:
+            raise ApiError(
+                422, "snapshot_unreadable", f"snapshot {name!r} cannot be restored: {exc}"
+            ) from None
     finally:
         source.close()
 
