@@ -89,13 +89,16 @@ class Client:
         result: dict[str, Any] = r.json()
         return result
 
-    def setup(self, url: str) -> None:
+    def setup(self, url: str) -> str:
+        """Point the site's webhook at ``url``; returns the signing secret."""
         r = self.http.post(
             f"/webhook/website/{self.site.website_id}/setup",
             json={"url": url},
             headers=self.account,
         )
         assert r.status_code == 200 and "gcCode" not in r.json(), r.text
+        secret: str = r.json()["secret"]
+        return secret
 
     def session(self) -> str:
         if self._session is None:
