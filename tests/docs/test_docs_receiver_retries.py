@@ -1,6 +1,6 @@
-"""docs_src/receiver_retries_tests.py and docs_src/node_receiver/ (docs/how-to/test-receiver-retries.md)
-pass as a customer runs them: the first with nothing but the gc_emulator plugin, the second
-under ``gcbridge emulator exec`` with node's own test runner."""
+"""docs_src/receiver_retries_tests.py and docs_src/node_receiver/ (the how-to page
+test-receiver-retries.md) pass as a customer runs them: the first with nothing but the
+gc_emulator plugin, the second under ``gcbridge emulator exec`` with node's test runner."""
 
 import os
 import shutil
@@ -37,16 +37,34 @@ def _node_major(node):
 def test_the_node_receiver_suite_passes_under_exec(tmp_path):
     node = shutil.which("node")
     if node is None:
-        pytest.skip("node is not installed: the Node recipe (docs_src/node_receiver) needs Node 18+")
+        pytest.skip(
+            "node is not installed: the Node recipe (docs_src/node_receiver) needs Node 18+"
+        )
     if _node_major(node) < 18:
         pytest.skip("node is older than 18: the Node recipe needs node:test and fetch")
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([str(ROOT / "src"), str(ROOT / "harness")])
     result = subprocess.run(
-        [sys.executable, "-m", "gcbridge", "emulator", "exec", "--clock", "manual",
-         "--ephemeral", "--allow-private-receivers", "--",
-         node, "--test", str(DOCS_SRC / "node_receiver")],
-        capture_output=True, text=True, timeout=240, env=env, cwd=tmp_path,
+        [
+            sys.executable,
+            "-m",
+            "gcbridge",
+            "emulator",
+            "exec",
+            "--clock",
+            "manual",
+            "--ephemeral",
+            "--allow-private-receivers",
+            "--",
+            node,
+            "--test",
+            str(DOCS_SRC / "node_receiver"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=240,
+        env=env,
+        cwd=tmp_path,
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "# pass 2" in result.stdout and "# fail 0" in result.stdout

@@ -35,9 +35,7 @@ def test_health_answers_without_a_token_and_carries_no_secret(client: Client) ->
 
 
 @pytest.mark.parametrize("method,path", CONTROL_ROUTES)
-@pytest.mark.parametrize(
-    "auth", [None, "Bearer wrong-token", "Basic abc", "Bearer", "acct-token"]
-)
+@pytest.mark.parametrize("auth", [None, "Bearer wrong-token", "Basic abc", "Bearer", "acct-token"])
 def test_control_routes_need_the_admin_token(
     client: Client, method: str, path: str, auth: str | None
 ) -> None:

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from email.utils import format_datetime
 from datetime import UTC, datetime
+from email.utils import format_datetime
 
 from ctl_support import Client, Receiver, Reply
 

@@ -40,9 +40,13 @@ def test_widget_sessions_expire_on_the_emulator_clock(client: Client) -> None:
     client.clock(action="advance", seconds=2)
     r = client.http.post(
         "/api/pub/comments",
-        json={"website_id": client.site.shortname, "uid": "article-1",
-              "url": "https://news.example/article-1", "page_title": "Article 1",
-              "content": "too late"},
+        json={
+            "website_id": client.site.shortname,
+            "uid": "article-1",
+            "url": "https://news.example/article-1",
+            "page_title": "Article 1",
+            "content": "too late",
+        },
         headers={"Authorization": f"Bearer {client.session()}"},
     )
     assert r.status_code == 401

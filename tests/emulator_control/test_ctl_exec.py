@@ -43,16 +43,38 @@ def base_env(**extra: str) -> dict[str, str]:
 
 def test_exec_runs_the_command_with_the_emulator_in_its_environment(tmp_path: Path) -> None:
     result = subprocess.run(
-        gcbridge("emulator", "exec", "--ephemeral", "--clock", "manual", "--",
-                 sys.executable, "-c", PROBE, "--port", "x"),
-        env=base_env(), capture_output=True, text=True, timeout=120, cwd=tmp_path,
+        gcbridge(
+            "emulator",
+            "exec",
+            "--ephemeral",
+            "--clock",
+            "manual",
+            "--",
+            sys.executable,
+            "-c",
+            PROBE,
+            "--port",
+            "x",
+        ),
+        env=base_env(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=tmp_path,
     )
     assert result.returncode == 3, result.stderr
     seen = json.loads(result.stdout)
-    assert seen["names"] == sorted([
-        "GC_EMULATOR_URL", "GC_EMULATOR_ADMIN_TOKEN", "GC_WEBSITE_ID", "GC_SHORTNAME",
-        "GC_ACCOUNT_TOKEN", "GC_SSO_PUBLIC_KEY", "GC_SSO_SECRET",
-    ])
+    assert seen["names"] == sorted(
+        [
+            "GC_EMULATOR_URL",
+            "GC_EMULATOR_ADMIN_TOKEN",
+            "GC_WEBSITE_ID",
+            "GC_SHORTNAME",
+            "GC_ACCOUNT_TOKEN",
+            "GC_SSO_PUBLIC_KEY",
+            "GC_SSO_SECRET",
+        ]
+    )
     assert seen["argv"] == ["--port", "x"]  # CMD's own options are its own
     assert seen["health"]["clock"]["mode"] == "manual"
     assert seen["clock"]["mode"] == "manual"
@@ -65,7 +87,10 @@ def test_exec_passes_a_zero_status_on_and_removes_its_temporary_data(tmp_path: P
     script = "import os; print(os.environ['GC_EMULATOR_URL'])"
     result = subprocess.run(
         gcbridge("emulator", "exec", "--ephemeral", "--", sys.executable, "-c", script),
-        env=base_env(TMPDIR=str(tmp_path)), capture_output=True, text=True, timeout=120,
+        env=base_env(TMPDIR=str(tmp_path)),
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("http://127.0.0.1:")
@@ -75,10 +100,22 @@ def test_exec_passes_a_zero_status_on_and_removes_its_temporary_data(tmp_path: P
 def test_exec_uses_an_admin_token_from_the_environment(tmp_path: Path) -> None:
     script = "import os; print(os.environ['GC_EMULATOR_ADMIN_TOKEN'])"
     result = subprocess.run(
-        gcbridge("emulator", "exec", "--data-dir", str(tmp_path / "d"),
-                 "--admin-token-env", "MY_TOKEN", "--", sys.executable, "-c", script),
+        gcbridge(
+            "emulator",
+            "exec",
+            "--data-dir",
+            str(tmp_path / "d"),
+            "--admin-token-env",
+            "MY_TOKEN",
+            "--",
+            sys.executable,
+            "-c",
+            script,
+        ),
         env=base_env(MY_TOKEN="token-of-the-ci-0123456789"),
-        capture_output=True, text=True, timeout=120,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "token-of-the-ci-0123456789"
@@ -99,8 +136,12 @@ def test_exec_usage_errors_are_one_line_with_a_reason(
     tmp_path: Path, args: list[str], reason: str, status: int
 ) -> None:
     result = subprocess.run(
-        gcbridge("emulator", "exec", *args), env=base_env(), capture_output=True,
-        text=True, timeout=120, cwd=tmp_path,
+        gcbridge("emulator", "exec", *args),
+        env=base_env(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=tmp_path,
     )
     assert result.returncode == status
     assert f"[{reason}]" in result.stderr
@@ -114,9 +155,13 @@ def test_ctrl_c_stops_the_command_and_the_emulator(tmp_path: Path) -> None:
         "pathlib.Path(sys.argv[1]).write_text('x'); time.sleep(600)"
     )
     proc = subprocess.Popen(
-        gcbridge("emulator", "exec", "--ephemeral", "--", sys.executable, "-c", script,
-                 str(marker)),
-        env=base_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        gcbridge(
+            "emulator", "exec", "--ephemeral", "--", sys.executable, "-c", script, str(marker)
+        ),
+        env=base_env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
         start_new_session=True,
     )
     try:
@@ -143,9 +188,13 @@ def test_sigterm_is_passed_on_to_the_command(tmp_path: Path) -> None:
         "pathlib.Path(sys.argv[1]).write_text('x'); time.sleep(600)"
     )
     proc = subprocess.Popen(
-        gcbridge("emulator", "exec", "--ephemeral", "--", sys.executable, "-c", script,
-                 str(marker)),
-        env=base_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        gcbridge(
+            "emulator", "exec", "--ephemeral", "--", sys.executable, "-c", script, str(marker)
+        ),
+        env=base_env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
     )
     try:
         deadline = time.monotonic() + 60

@@ -8,7 +8,7 @@ from gcbridge.emulator.pytest_plugin import parse_duration
 
 pytest_plugins = ["pytester"]
 
-CUSTOMER_SUITE = '''
+CUSTOMER_SUITE = """
 import httpx
 from fastapi import Depends, FastAPI
 from fastapi.responses import JSONResponse
@@ -90,7 +90,7 @@ def test_credentials(gc_emulator):
     before = gc_emulator.now()
     gc_emulator.advance(90)
     assert gc_emulator.clock.now() == before + 90
-'''
+"""
 
 
 def test_a_customer_suite_uses_the_fixture(pytester: pytest.Pytester) -> None:
@@ -101,8 +101,16 @@ def test_a_customer_suite_uses_the_fixture(pytester: pytest.Pytester) -> None:
 
 @pytest.mark.parametrize(
     "text,seconds",
-    [(90, 90.0), ("90", 90.0), ("90s", 90.0), ("5m", 300.0), ("6h", 21600.0),
-     ("1d", 86400.0), ("1h30m", 5400.0), ("0.5s", 0.5)],
+    [
+        (90, 90.0),
+        ("90", 90.0),
+        ("90s", 90.0),
+        ("5m", 300.0),
+        ("6h", 21600.0),
+        ("1d", 86400.0),
+        ("1h30m", 5400.0),
+        ("0.5s", 0.5),
+    ],
 )
 def test_durations(text: str | int, seconds: float) -> None:
     assert parse_duration(text) == seconds

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 import pytest
 from ctl_support import Client
@@ -107,7 +107,9 @@ def test_on_the_wall_clock_the_same_retry_is_refused_as_too_new(client: Client) 
 
     def app(port: int) -> object:
         return create_listen_app(
-            client.setup(hook_url(port)), out=lines.append, respond=Responder.parse("500,500,500,200")
+            client.setup(hook_url(port)),
+            out=lines.append,
+            respond=Responder.parse("500,500,500,200"),
         )
 
     with BackgroundServer(app):

@@ -30,8 +30,13 @@ def test_reset_goes_back_to_the_sites_only_and_keeps_the_clock(
     # the session of before the reset is gone with its user; a new account works
     r = client.http.post(
         "/api/pub/comments",
-        json={"website_id": client.site.shortname, "uid": "a", "url": "https://x.example/a",
-              "page_title": "A", "content": "after"},
+        json={
+            "website_id": client.site.shortname,
+            "uid": "a",
+            "url": "https://x.example/a",
+            "page_title": "A",
+            "content": "after",
+        },
         headers={"Authorization": f"Bearer {client.session()}"},
     )
     assert r.status_code == 401

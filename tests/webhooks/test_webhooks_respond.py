@@ -42,8 +42,21 @@ def test_steps_are_read(text: str, steps: tuple[Step, ...]) -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["", "500,", ",200", "99", "600", "abc", "429:retry-after=", "429:retry-after=-1",
-     "429:retry-after=1.5", "429:delay=3", "2OO", "500;200", "²00"],
+    [
+        "",
+        "500,",
+        ",200",
+        "99",
+        "600",
+        "abc",
+        "429:retry-after=",
+        "429:retry-after=-1",
+        "429:retry-after=1.5",
+        "429:delay=3",
+        "2OO",
+        "500;200",
+        "²00",
+    ],
 )
 def test_bad_steps_are_refused_with_a_reason(text: str) -> None:
     with pytest.raises(RespondStepsError) as info:
@@ -106,9 +119,22 @@ def test_listen_answers_deliveries_in_the_scripted_order(
 
 def test_listen_refuses_bad_steps_before_listening() -> None:
     result = subprocess.run(
-        [sys.executable, "-m", "gcbridge", "webhooks", "listen", "--port", "0",
-         "--secret", "s", "--respond", "500,700"],
-        capture_output=True, text=True, timeout=60,
+        [
+            sys.executable,
+            "-m",
+            "gcbridge",
+            "webhooks",
+            "listen",
+            "--port",
+            "0",
+            "--secret",
+            "s",
+            "--respond",
+            "500,700",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert result.returncode == 1
     assert "[bad_respond_steps]" in result.stderr
@@ -122,9 +148,22 @@ def test_listen_refuses_an_emulator_that_does_not_answer() -> None:
     port = sock.getsockname()[1]
     sock.close()
     result = subprocess.run(
-        [sys.executable, "-m", "gcbridge", "webhooks", "listen", "--port", "0",
-         "--secret", "s", "--emulator", f"http://127.0.0.1:{port}"],
-        capture_output=True, text=True, timeout=60,
+        [
+            sys.executable,
+            "-m",
+            "gcbridge",
+            "webhooks",
+            "listen",
+            "--port",
+            "0",
+            "--secret",
+            "s",
+            "--emulator",
+            f"http://127.0.0.1:{port}",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert result.returncode == 1
     assert "[emulator_clock_unavailable]" in result.stderr

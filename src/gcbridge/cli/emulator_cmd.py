@@ -197,7 +197,7 @@ def admin_token_from(args: argparse.Namespace) -> str | None:
 
 
 def data_dir_of(args: argparse.Namespace, stack: Any) -> str:
-    """``--data-dir``, or with ``--ephemeral`` a temporary directory removed when ``stack`` closes."""
+    """``--data-dir``, or with ``--ephemeral`` a temporary directory removed with ``stack``."""
     import shutil
     import tempfile
 

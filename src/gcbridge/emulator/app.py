@@ -33,12 +33,12 @@ from gcbridge.clock import SYSTEM_CLOCK, Clock, Sleep
 from gcbridge.emulator import dashboard, widget
 from gcbridge.emulator.auth import accounts
 from gcbridge.emulator.bodylimit import BodyLimit
+from gcbridge.emulator.comments import routes as comments
+from gcbridge.emulator.comments import threadload
 from gcbridge.emulator.control import routes as control_routes
 from gcbridge.emulator.control.clock import ControlledClock
 from gcbridge.emulator.control.service import Control
 from gcbridge.emulator.control.token import load_or_create_admin_token
-from gcbridge.emulator.comments import routes as comments
-from gcbridge.emulator.comments import threadload
 from gcbridge.emulator.datadir import secure_data_dir
 from gcbridge.emulator.db import Database
 from gcbridge.emulator.errors import ApiError

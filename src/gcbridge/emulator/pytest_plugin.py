@@ -57,7 +57,7 @@ class GcEmulator:
         self.site = running.site
         self.http = httpx.Client(base_url=self.url, timeout=60)
         self.clock = EmulatorClock(self.url)
-        """The emulator's clock, for ``WebhookReceiver(..., clock=...)`` and ``verify_signature``."""
+        """The emulator's clock: ``WebhookReceiver(..., clock=...)``, ``verify_signature``."""
 
     # credentials of the first site
     @property
@@ -90,7 +90,9 @@ class GcEmulator:
         headers = {"Authorization": f"Bearer {self.admin_token}"}
         response = self.http.request(method, "/_emulator" + path, headers=headers, **kw)
         if response.status_code != 200:
-            raise AssertionError(f"{method} /_emulator{path}: {response.status_code} {response.text}")
+            raise AssertionError(
+                f"{method} /_emulator{path}: {response.status_code} {response.text}"
+            )
         result: dict[str, Any] = response.json()
         return result
 
@@ -104,7 +106,7 @@ class GcEmulator:
         return result
 
     def advance(self, duration: str | float) -> dict[str, Any]:
-        """Move the clock (``"6h"``, ``90``...) through every attempt due; ``{mode, now, attempts}``."""
+        """Move the clock (``"6h"``, ``90``...) through every attempt due in that time."""
         return self._control(
             "POST", "/clock", json={"action": "advance", "seconds": parse_duration(duration)}
         )

@@ -34,7 +34,6 @@ from gcbridge.webhooks.errors import EmulatorClockError
 __all__ = ["EmulatorClock", "EmulatorClockError"]
 
 
-
 class EmulatorClock:
     """A :class:`~gcbridge.clock.Clock` reading a running emulator's ``/_emulator/health``."""
 
@@ -85,12 +84,11 @@ class EmulatorClock:
     def _refresh_if_stale(self) -> None:
         if self._max_age and time.monotonic() - self._read_at <= self._max_age:
             return
-        clock = self._health()["clock"]
+        self._value, self._running = self._read()
         self._read_at = time.monotonic()
-        self._value = float(clock["now"]) / 1000.0
-        self._running = clock["mode"] == "system"
 
-    def _health(self) -> dict[str, dict[str, object]]:
+    def _read(self) -> tuple[float, bool]:
+        """(emulator time in seconds, whether its clock runs) from one health answer."""
         path = (self._parts.path or "") + "/_emulator/health"
         for retry in (False, True):  # a kept-alive connection the server closed: once more
             conn = self._connection()
@@ -107,17 +105,15 @@ class EmulatorClock:
                     ) from None
                 continue
             try:
-                body = json.loads(raw)
-                clock = body["clock"]
-                float(clock["now"])
+                clock = json.loads(raw)["clock"]
+                now_ms = float(clock["now"])
                 if response.status != 200 or clock["mode"] not in ("system", "manual"):
                     raise ValueError(clock)
             except (ValueError, KeyError, TypeError):
                 raise EmulatorClockError(
                     f"{self.url}/_emulator/health did not answer an emulator's clock"
                 ) from None
-            result: dict[str, dict[str, object]] = body
-            return result
+            return now_ms / 1000.0, clock["mode"] == "system"
         raise AssertionError("unreachable")
 
     def _connection(self) -> http.client.HTTPConnection:

@@ -34,7 +34,6 @@ __all__ = ["Step", "Responder", "RespondStepsError", "parse_steps", "perform", "
 StepKind = Literal["status", "timeout", "reset"]
 
 
-
 @dataclass(frozen=True)
 class Step:
     """One scripted answer."""
@@ -78,9 +77,7 @@ def _step(text: str) -> Step:
         return Step("status", status)
     name, eq, value = option.partition("=")
     if name.strip() != "retry-after" or not eq:
-        raise RespondStepsError(
-            f"--respond step {text!r}: the only option is retry-after=SECONDS"
-        )
+        raise RespondStepsError(f"--respond step {text!r}: the only option is retry-after=SECONDS")
     return Step("status", status, _digits(value.strip(), "retry-after", text))
 
 

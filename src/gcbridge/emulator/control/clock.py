@@ -32,7 +32,9 @@ MODES: tuple[ClockMode, ...] = ("system", "manual")
 class ControlledClock:
     """A clock that runs with the wall clock (``system``) or stands still (``manual``)."""
 
-    def __init__(self, mode: ClockMode = "system", *, wall: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self, mode: ClockMode = "system", *, wall: Callable[[], float] = time.time
+    ) -> None:
         if mode not in MODES:
             raise ValueError(f"clock mode {mode!r}: system or manual")
         self._wall = wall

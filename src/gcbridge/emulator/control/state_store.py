@@ -34,9 +34,7 @@ _TABLES = ("attempts", "calls", "sessions", "comments", "threads", "users", "web
 def check_name(name: str) -> str:
     """``name`` if it is a valid snapshot name, else a 400 ``invalid_snapshot_name``."""
     if not NAME_PATTERN.fullmatch(name):
-        raise ApiError(
-            400, "invalid_snapshot_name", "snapshot names are 1-64 of A-Z a-z 0-9 _ -"
-        )
+        raise ApiError(400, "invalid_snapshot_name", "snapshot names are 1-64 of A-Z a-z 0-9 _ -")
     return name
 
 

@@ -20,7 +20,7 @@ from gcbridge.emulator.datadir import FILE_MODE
 
 __all__ = ["TOKEN_FILE", "load_or_create_admin_token", "token_matches"]
 
-TOKEN_FILE = "admin-token"
+TOKEN_FILE = "admin-token"  # noqa: S105 (a file name)
 _MIN_LENGTH = 16
 
 

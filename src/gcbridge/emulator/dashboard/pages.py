@@ -31,6 +31,7 @@ SCRIPT_MODULES: tuple[str, ...] = (
     "test-events.js",
     "journal.js",
     "attempts.js",
+    "clock.js",
     "dom.js",
     "time.js",
 )

@@ -6,7 +6,8 @@
  *
  * The parts: api.js (API client, token), signin.js (sign-in and sign-out), site-panel.js (site,
  * webhook configuration, secret, widget links), test-events.js (the test-event sender),
- * journal.js and attempts.js (the delivery journal), dom.js and time.js (shared helpers).
+ * journal.js and attempts.js (the delivery journal), clock.js (the emulator's clock and its
+ * controls), dom.js and time.js (shared helpers).
  *
  * Rules kept throughout:
  * - Untrusted text (comment content, receiver responses, headers, URLs) reaches the DOM through
@@ -19,6 +20,7 @@ import { initSignin, openWithToken, showLogin, tokenRejected } from './signin.js
 import { initSitePanel } from './site-panel.js';
 import { initJournal } from './journal.js';
 import { initTestEvents } from './test-events.js';
+import { initClock } from './clock.js';
 
 function init() {
   onTokenRejected(tokenRejected);
@@ -26,6 +28,7 @@ function init() {
   initSitePanel();
   initJournal();
   initTestEvents();
+  initClock();
 
   var saved = savedToken();
   if (saved) {
