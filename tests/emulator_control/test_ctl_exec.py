@@ -209,3 +209,34 @@ def test_sigterm_is_passed_on_to_the_command(tmp_path: Path) -> None:
             proc.kill()
     assert proc.returncode == 143, err
     assert "Traceback" not in err
+
+
+def test_the_emulator_with_ephemeral_removes_its_data_at_exit(tmp_path: Path) -> None:
+    proc = subprocess.Popen(
+        gcbridge("emulator", "--ephemeral", "--port", "0", "--clock", "manual"),
+        env=base_env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=tmp_path,
+    )
+    try:
+        assert proc.stdout is not None
+        lines = []
+        for line in proc.stdout:
+            lines.append(line)
+            if line.startswith("gcbridge emulator ready on"):
+                break
+        token_line = next(x for x in lines if "admin token of /_emulator/ routes in" in x)
+        token_file = Path(token_line.rsplit(" in ", 1)[1].strip())
+        data_dir = token_file.parent
+        assert token_file.is_file() and (data_dir / "emulator.sqlite3").is_file()
+        assert data_dir.name.startswith("gcbridge-emulator-")
+        proc.send_signal(signal.SIGINT)
+        proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130
+    assert not data_dir.exists()
+    assert not list(tmp_path.iterdir())

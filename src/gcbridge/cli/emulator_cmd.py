@@ -282,6 +282,9 @@ def prepare(args: argparse.Namespace, stack: Any, *, announce: bool) -> tuple[An
         if announce:
             _print_sites(settings, args)
         app = create_app(settings)
+        if announce and admin_token is None:
+            where = settings.data_dir / "admin-token"
+            print(f"gcbridge emulator: admin token of /_emulator/ routes in {where}")
     except BaseException:
         sock.close()
         raise

@@ -20,13 +20,14 @@ database, and starts it again: it never runs on half a state.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from gcbridge.emulator.control import state_store
 from gcbridge.emulator.control.clock import ControlledClock
 from gcbridge.emulator.db import Database
+from gcbridge.emulator.errors import ApiError
 from gcbridge.emulator.settings import Settings
 from gcbridge.emulator.webhooks.dispatcher import Dispatcher
 
@@ -127,8 +128,6 @@ class Control:
             return self._attempt_count() - before
 
     def _controlled(self) -> ControlledClock:
-        from gcbridge.emulator.errors import ApiError
-
         if not isinstance(self.clock, ControlledClock):
             raise ApiError(
                 409, "clock_not_controllable", "this emulator was built with its own clock"
@@ -164,13 +163,9 @@ class Control:
             if was_running:
                 await self.dispatcher.stop()
             try:
-                return await _in_thread(change)
+                return await asyncio.to_thread(change)
             finally:
                 if was_running:
                     await self.dispatcher.start()
                     self.dispatcher.wake()
 
-
-async def _in_thread(change: Callable[[], T]) -> T:
-    result: Awaitable[T] = asyncio.to_thread(change)
-    return await result
