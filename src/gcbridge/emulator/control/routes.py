@@ -21,6 +21,7 @@ from gcbridge.emulator.control.service import MAX_ADVANCE, Control
 from gcbridge.emulator.control.token import token_matches
 from gcbridge.emulator.errors import ApiError
 from gcbridge.emulator.inputs import parse_json_object
+from gcbridge.emulator.openapi import error_responses, json_request_body
 
 __all__ = ["router", "control_of", "ms"]
 
@@ -57,6 +58,23 @@ def _clock(control: Control) -> dict[str, Any]:
     return {"mode": control.mode, "now": ms(control.clock.now())}
 
 
+_ADMIN_ERRORS = error_responses(400, 401, 404, 409)
+
+_CLOCK_BODY = json_request_body(
+    {
+        "type": "object",
+        "properties": {
+            "action": {"enum": ["freeze", "resume", "advance"]},
+            "seconds": {"type": "number", "minimum": 0, "maximum": MAX_ADVANCE},
+            "until": {"enum": ["idle"]},
+        },
+        "required": ["action"],
+    },
+    'freeze, resume, or advance by "seconds" or "until": "idle"',
+    required=True,
+)
+
+
 @router.get("/health", summary="Readiness, clock and queue (no authentication)")
 async def health(request: Request) -> dict[str, Any]:
     control = control_of(request)
@@ -69,12 +87,17 @@ async def health(request: Request) -> dict[str, Any]:
     }
 
 
-@router.get("/clock", summary="The emulator's clock")
+@router.get("/clock", summary="The emulator's clock", responses=_ADMIN_ERRORS)
 async def get_clock(control: Control = Admin) -> dict[str, Any]:
     return _clock(control)
 
 
-@router.post("/clock", summary="Freeze, resume or advance the clock")
+@router.post(
+    "/clock",
+    summary="Freeze, resume or advance the clock",
+    responses=_ADMIN_ERRORS,
+    openapi_extra=_CLOCK_BODY,
+)
 async def post_clock(request: Request, control: Control = Admin) -> dict[str, Any]:
     body = parse_json_object(await request.body())
     action = body.get("action")
@@ -106,24 +129,28 @@ def _seconds(value: object) -> float:
     return float(value)
 
 
-@router.post("/reset", summary="Back to the sites only (the clock is kept)")
+@router.post(
+    "/reset", summary="Back to the sites only (the clock is kept)", responses=_ADMIN_ERRORS
+)
 async def reset(control: Control = Admin) -> dict[str, Any]:
     await control.reset()
     return {"reset": True, "clock": _clock(control)}
 
 
-@router.get("/snapshots", summary="Saved snapshots")
+@router.get("/snapshots", summary="Saved snapshots", responses=_ADMIN_ERRORS)
 async def list_snapshots(control: Control = Admin) -> dict[str, Any]:
     return {"snapshots": control.snapshots()}
 
 
-@router.put("/snapshots/{name}", summary="Save the whole state under a name")
+@router.put(
+    "/snapshots/{name}", summary="Save the whole state under a name", responses=_ADMIN_ERRORS
+)
 async def save_snapshot(name: str, control: Control = Admin) -> dict[str, Any]:
     await control.save(name)
     return {"snapshot": name, "saved": True}
 
 
-@router.post("/snapshots/{name}/restore", summary="Bring a snapshot back")
+@router.post("/snapshots/{name}/restore", summary="Bring a snapshot back", responses=_ADMIN_ERRORS)
 async def restore_snapshot(name: str, control: Control = Admin) -> dict[str, Any]:
     await control.restore(name)
     return {"snapshot": name, "restored": True, "clock": _clock(control)}
