@@ -120,3 +120,23 @@ def test_durations(text: str | int, seconds: float) -> None:
 def test_bad_durations(text: str) -> None:
     with pytest.raises(ValueError):
         parse_duration(text)
+
+
+def test_the_plugin_loads_without_the_emulator_extra() -> None:
+    # pytest loads the plugin in every suite of a project that installs gc-bridge:
+    # without FastAPI, uvicorn or httpx it must still import (the fixture needs them).
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "class Block:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name.split('.')[0] in ('fastapi', 'uvicorn', 'httpx', 'starlette'):\n"
+        "            raise ImportError(name)\n"
+        "sys.meta_path.insert(0, Block())\n"
+        "import gcbridge.emulator.pytest_plugin\n"
+        "import gcbridge.webhooks.respond, gcbridge.webhooks.emulator_clock\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
