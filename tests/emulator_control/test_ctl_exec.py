@@ -240,3 +240,16 @@ def test_the_emulator_with_ephemeral_removes_its_data_at_exit(tmp_path: Path) ->
     assert proc.returncode == 130
     assert not data_dir.exists()
     assert not list(tmp_path.iterdir())
+
+
+def test_a_command_ended_by_a_signal_gives_128_plus_its_number(tmp_path: Path) -> None:
+    script = "import os, signal; os.kill(os.getpid(), signal.SIGTERM)"
+    result = subprocess.run(
+        gcbridge("emulator", "exec", "--ephemeral", "--", sys.executable, "-c", script),
+        env=base_env(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=tmp_path,
+    )
+    assert result.returncode == 143, result.stderr
