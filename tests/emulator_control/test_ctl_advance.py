@@ -118,3 +118,19 @@ def test_bad_clock_requests_are_refused_with_a_reason(client: Client) -> None:
         r = client.http.post("/_emulator/clock", json=body, headers=client.admin)
         assert r.status_code == 400, body
         assert r.json()["error"] in ("invalid_action", "invalid_parameter")
+
+
+def test_an_advance_on_a_running_clock_keeps_the_schedule_and_order(
+    make_client: Callable[..., Client], make_receiver: Callable[..., Receiver]
+) -> None:
+    client = make_client(clock_mode="system")
+    rcv = make_receiver(Reply(500))
+    client.setup(rcv.url)
+    client.comment()
+    answer = client.clock(action="advance", until="idle")
+    assert answer["mode"] == "system"  # still running, now ahead of the wall
+    assert rcv.retry_counts() == [0, 1, 2, 3, 4, 5]
+    # a running clock moves on while an attempt is made: never earlier than due
+    for gap, due in zip(gaps(rcv.timestamps()), SCHEDULE_GAPS_MS, strict=True):
+        assert gap >= due
+    assert client.calls()[0]["status"] == "failed"
