@@ -140,3 +140,30 @@ def test_the_plugin_loads_without_the_emulator_extra() -> None:
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
+
+
+SITES_TOML = """
+[[site]]
+shortname = "acme"
+website_id = "aaaaaaaaaaaaaaaaaaaaaaaa"
+sso_public_key = "pk_acme"
+sso_secret = "acme-sso-secret-0123456789"
+account_token = "acme-account-token"
+site_key_id = "sk_acme"
+site_key_secret = "acme-site-key-secret"
+"""
+
+
+def test_the_fixture_takes_the_projects_sites_file(pytester: pytest.Pytester) -> None:
+    pytester.makefile(".toml", sites=SITES_TOML)
+    pytester.makeini("[pytest]\ngc_emulator_sites = sites.toml\n")
+    pytester.makepyfile(
+        test_sites="""
+def test_site(gc_emulator):
+    assert gc_emulator.shortname == "acme"
+    assert gc_emulator.website_id == "a" * 24
+    assert gc_emulator.account_token == "acme-account-token"
+"""
+    )
+    result = pytester.runpytest_subprocess("-p", "gcbridge.emulator.pytest_plugin", "-q")
+    result.assert_outcomes(passed=1)

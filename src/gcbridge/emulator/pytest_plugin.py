@@ -12,6 +12,10 @@ emulator per test session runs on loopback (port 0, a temporary data dir, the
         gc_emulator.advance_until_idle()
         receiver = WebhookReceiver(secret, clock=gc_emulator.clock)
 
+The sites are the documented example site (``demo``) and a second one, unless the
+ini option ``gc_emulator_sites`` names a sites file (TOML, as ``--sites``); the
+fixture's credentials are the first site's.
+
 The emulator's imports (FastAPI, uvicorn, httpx: extra ``emulator``) happen only
 when a test asks for the fixture, so the plugin costs nothing to other suites.
 """
@@ -24,7 +28,7 @@ from typing import Any
 
 import pytest
 
-__all__ = ["gc_emulator", "GcEmulator", "parse_duration"]
+__all__ = ["gc_emulator", "gc_emulator_session", "GcEmulator", "parse_duration"]
 
 _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 _PART = re.compile(r"(\d+(?:\.\d+)?)([smhd])")
@@ -172,13 +176,27 @@ class GcEmulator:
         self.clock.close()
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    """The ini option ``gc_emulator_sites``."""
+    parser.addini(
+        "gc_emulator_sites",
+        "sites file (TOML, as gcbridge emulator --sites) of the gc_emulator fixture's emulator",
+        default="",
+    )
+
+
 @pytest.fixture(scope="session")
-def gc_emulator_session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[GcEmulator]:
+def gc_emulator_session(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[GcEmulator]:
     """The session's emulator (not reset between tests: use ``gc_emulator``)."""
+    from gcbridge.emulator.sites import load_sites
     from gcbridge.emulator.testing import running_emulator
 
+    sites_file = str(request.config.getini("gc_emulator_sites") or "")
+    sites = list(load_sites(request.config.rootpath / sites_file)) if sites_file else None
     data = tmp_path_factory.mktemp("gc-emulator")
-    with running_emulator(data, clock_mode="manual") as running:
+    with running_emulator(data, sites=sites, clock_mode="manual") as running:
         emulator = GcEmulator(running)
         try:
             yield emulator
