@@ -134,3 +134,13 @@ def test_an_advance_on_a_running_clock_keeps_the_schedule_and_order(
     for gap, due in zip(gaps(rcv.timestamps()), SCHEDULE_GAPS_MS, strict=True):
         assert gap >= due
     assert client.calls()[0]["status"] == "failed"
+
+
+def test_an_advance_never_hangs_on_a_dead_dispatcher(client: Client) -> None:
+    dispatcher = client.emu.app.state.control.dispatcher
+    loop = dispatcher._loop
+    loop.call_soon_threadsafe(dispatcher._task.cancel)  # as if the scheduler had crashed
+    r = client.http.post(
+        "/_emulator/clock", json={"action": "advance", "seconds": 60}, headers=client.admin
+    )
+    assert (r.status_code, r.json()["error"]) == (503, "dispatcher_stopped")

@@ -115,17 +115,23 @@ class Control:
             if not self.dispatcher.running:
                 clock.move_to(limit)
                 return 0
-            await self.dispatcher.settle()  # what is due now comes first
+            await self._settle()  # what is due now comes first
             for _ in range(_MAX_STEPS):
                 due = self.pending().next_due_at
                 if due is None or due > limit:
                     break
                 clock.move_to(due)
-                await self.dispatcher.settle()
+                await self._settle()
             if not until_idle or self.pending().count:
                 clock.move_to(limit)
-                await self.dispatcher.settle()
+                await self._settle()
             return self._attempt_count() - before
+
+    async def _settle(self) -> None:
+        try:
+            await self.dispatcher.settle()
+        except RuntimeError as exc:
+            raise ApiError(503, "dispatcher_stopped", f"{exc}; restart the emulator") from None
 
     def _controlled(self) -> ControlledClock:
         if not isinstance(self.clock, ControlledClock):

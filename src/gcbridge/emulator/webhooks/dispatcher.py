@@ -173,7 +173,14 @@ class Dispatcher:
         waiter = self._loop.create_future()
         self._settlers.append((self._asked, waiter))
         self.wake()
-        await waiter
+        task = self._task
+        # Never wait on a scheduler that died: its failure is the answer.
+        await asyncio.wait({waiter, task}, return_when=asyncio.FIRST_COMPLETED)
+        if not waiter.done():
+            waiter.cancel()
+            raise RuntimeError("the webhook dispatcher stopped") from (
+                None if task.cancelled() else task.exception()
+            )
 
     def _release(self, seen: int) -> None:
         keep = []
