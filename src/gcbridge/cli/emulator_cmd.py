@@ -38,8 +38,9 @@ def add_emulator_options(parser: argparse.ArgumentParser, *, default_port: int =
         "--port",
         type=_port,
         default=default_port,
-        help=f"port (default {default_port}{'' if default_port else ': a free one'};"
-        " 0 picks a free one)",
+        help=f"port (default {default_port}; 0 picks a free one)"
+        if default_port
+        else "port (default: a free one)",
     )
     parser.add_argument(
         "--data-dir",
@@ -113,7 +114,14 @@ def register(parser: argparse.ArgumentParser) -> None:
     ready = sub.add_parser("ready", allow_abbrev=False, help=ready_help, description=ready_help)
     emulator_ready.register(ready)
     exec_help = "start an emulator, run CMD against it (its URL and credentials in the environment)"
-    exec_parser = sub.add_parser("exec", allow_abbrev=False, help=exec_help, description=exec_help)
+    exec_parser = sub.add_parser(
+        "exec",
+        allow_abbrev=False,
+        help=exec_help,
+        description=exec_help,
+        prog="gcbridge emulator exec",
+        usage="%(prog)s [emulator options] -- CMD [ARG...]",
+    )
     add_emulator_options(exec_parser, default_port=0)
     exec_parser.add_argument(
         "command_line",
