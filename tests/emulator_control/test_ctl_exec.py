@@ -30,7 +30,7 @@ sys.exit(3)
 """
 
 
-def gcbridge(*args: str, env: dict[str, str] | None = None, **kw: object) -> list[str]:
+def gcbridge(*args: str) -> list[str]:
     return [sys.executable, "-m", "gcbridge", *args]
 
 
