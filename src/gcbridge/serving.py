@@ -47,8 +47,10 @@ class BackgroundServer:
         port: int = 0,
         log_level: str = "warning",
         startup_timeout: float = 30.0,
+        sock: socket.socket | None = None,
     ) -> None:
         self._factory = app_factory
+        self._sock = sock  # already bound (a command that reports a busy port itself)
         self.host = host
         self._requested_port = port
         self._log_level = log_level
@@ -69,7 +71,7 @@ class BackgroundServer:
         """Bind, build the app, serve; returns once requests are accepted."""
         import uvicorn
 
-        sock = bind_socket(self.host, self._requested_port)
+        sock = self._sock or bind_socket(self.host, self._requested_port)
         self.port = sock.getsockname()[1]
         self.app = self._factory(self.port)
         config = uvicorn.Config(

@@ -29,19 +29,42 @@ def _port(text: str) -> int:
     return int(digits)  # the range is checked with the other settings (bad_port)
 
 
-def register(parser: argparse.ArgumentParser) -> None:
-    """Register the sub-command's arguments."""
+def add_emulator_options(parser: argparse.ArgumentParser, *, default_port: int = 8000) -> None:
+    """The options of ``gcbridge emulator`` (``exec`` takes them too, with a free port)."""
     parser.add_argument(
         "--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)"
     )
     parser.add_argument(
-        "--port", type=_port, default=8000, help="port (default 8000; 0 picks a free one)"
+        "--port",
+        type=_port,
+        default=default_port,
+        help=f"port (default {default_port}; 0 picks a free one)"
+        if default_port
+        else "port (default: a free one)",
     )
     parser.add_argument(
         "--data-dir",
-        default=".gcbridge",
+        default=None,
         metavar="DIR",
         help="SQLite state and keys (default ./.gcbridge)",
+    )
+    parser.add_argument(
+        "--ephemeral",
+        action="store_true",
+        help="keep the data in a temporary directory, removed at exit (instead of --data-dir)",
+    )
+    parser.add_argument(
+        "--clock",
+        choices=("system", "manual"),
+        default="system",
+        help="system: wall time; manual: starts at the wall time and moves only when told"
+        " (POST /_emulator/clock)",
+    )
+    parser.add_argument(
+        "--admin-token-env",
+        metavar="NAME",
+        help="environment variable holding the token of the /_emulator/ routes"
+        " (default: one generated into <data-dir>/admin-token, mode 0600)",
     )
     parser.add_argument(
         "--sites",
@@ -73,17 +96,46 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--log-level", default="warning", choices=_LOG_LEVELS, help="server log level"
     )
+
+
+def register(parser: argparse.ArgumentParser) -> None:
+    """Register the sub-command's arguments."""
+    add_emulator_options(parser)
     parser.set_defaults(func=run)
     from gcbridge.cli import emulator_ready
 
     parser.usage = (
         "%(prog)s [--host HOST] [--port PORT] [--data-dir DIR] [--sites FILE] [...]\n"
-        "       %(prog)s ready [--url URL] [--timeout S]"
+        "       %(prog)s ready [--url URL] [--timeout S]\n"
+        "       %(prog)s exec [emulator options] -- CMD [ARG...]"
     )
-    sub = parser.add_subparsers(dest="emulator_command", metavar="ready", required=False)
+    sub = parser.add_subparsers(dest="emulator_command", metavar="ready|exec", required=False)
     ready_help = "wait until an emulator answers (exit 0), or give up after --timeout (exit 1)"
     ready = sub.add_parser("ready", allow_abbrev=False, help=ready_help, description=ready_help)
     emulator_ready.register(ready)
+    exec_help = "start an emulator, run CMD against it (its URL and credentials in the environment)"
+    exec_parser = sub.add_parser(
+        "exec",
+        allow_abbrev=False,
+        help=exec_help,
+        description=exec_help,
+        prog="gcbridge emulator exec",
+        usage="%(prog)s [emulator options] -- CMD [ARG...]",
+    )
+    add_emulator_options(exec_parser, default_port=0)
+    exec_parser.add_argument(
+        "command_line",
+        nargs=argparse.REMAINDER,
+        metavar="-- CMD [ARG...]",
+        help="the command to run (after --)",
+    )
+    exec_parser.set_defaults(func=_exec)
+
+
+def _exec(args: argparse.Namespace) -> int:
+    from gcbridge.cli.emulator_exec import run_exec
+
+    return run_exec(args, prepare)
 
 
 def _url(host: str, port: int) -> str:
@@ -134,44 +186,53 @@ def _print_sites(settings: Any, args: argparse.Namespace) -> None:
         print(f"gcbridge emulator: credentials in {settings.data_dir / 'demo-site.json'}")
 
 
+def admin_token_from(args: argparse.Namespace) -> str | None:
+    """The admin token named by ``--admin-token-env``, or ``None`` (generated in the data dir)."""
+    import os
+
+    from gcbridge.emulator.errors import ConfigError
+
+    if not args.admin_token_env:
+        return None
+    value = os.environ.get(args.admin_token_env, "").strip()
+    if len(value) < 16:
+        raise ConfigError(
+            f"--admin-token-env {args.admin_token_env}: the variable must hold a token of"
+            " at least 16 characters",
+            reason="admin_token_env_unset",
+        )
+    return value
+
+
+def data_dir_of(args: argparse.Namespace, stack: Any) -> str:
+    """``--data-dir``, or with ``--ephemeral`` a temporary directory removed with ``stack``."""
+    import shutil
+    import tempfile
+
+    from gcbridge.emulator.errors import ConfigError
+
+    if not args.ephemeral:
+        return str(args.data_dir or ".gcbridge")
+    if args.data_dir:
+        raise ConfigError("--ephemeral and --data-dir: choose one", reason="bad_data_dir")
+    path = tempfile.mkdtemp(prefix="gcbridge-emulator-")
+    stack.callback(shutil.rmtree, path, ignore_errors=True)
+    return path
+
+
 def run(args: argparse.Namespace) -> int:
     """Check the options and the sites file, bind, write the demo site, serve until a signal."""
-    import dataclasses
+    import contextlib
 
-    from gcbridge.cli.extras import require_extra
+    with contextlib.ExitStack() as stack:
+        return _run(args, stack)
 
-    require_extra("gcbridge emulator", "emulator", EMULATOR_MODULES)
 
+def _run(args: argparse.Namespace, stack: Any) -> int:
     from gcbridge.cli.foreground import serve_foreground
-    from gcbridge.cli.ports import bind_port
-    from gcbridge.emulator.app import create_app
-    from gcbridge.emulator.settings import Settings
-    from gcbridge.emulator.sites import load_sites
 
-    _check_options(args)
-    if args.sites:
-        load_sites(args.sites)  # a bad sites file is reported before anything listens
-    # Bind before the settings: they create the data dir and the demo site, and a
-    # run that cannot listen must leave nothing behind.
-    sock = bind_port(args.host, args.port)
-    try:
-        port = sock.getsockname()[1]
-        settings = Settings.from_options(
-            host=args.host,
-            port=port,
-            data_dir=args.data_dir,
-            sites_file=args.sites,
-            front_url=args.front_url,
-            retry_schedule=args.retry_schedule,
-            allow_private_receivers=args.allow_private_receivers,
-            attempt_timeout=args.attempt_timeout,
-        )
-        settings = dataclasses.replace(settings, port=port)
-        _print_sites(settings, args)
-        app = create_app(settings)
-    except BaseException:
-        sock.close()
-        raise
+    sock, settings, app = prepare(args, stack, announce=True)
+    port = settings.port
 
     def ready() -> None:
         print(f"gcbridge emulator ready on {_url(args.host, port)}", flush=True)
@@ -184,3 +245,55 @@ def run(args: argparse.Namespace) -> int:
         access_log=args.log_level in ("info", "debug"),
         on_ready=ready,
     )
+
+
+def prepare(args: argparse.Namespace, stack: Any, *, announce: bool) -> tuple[Any, Any, Any]:
+    """Check the options, bind, build the settings and the app: ``(socket, settings, app)``.
+
+    ``announce`` prints the sites' lines (``gcbridge emulator``; ``exec`` passes the
+    credentials to its command instead). The data dir of ``--ephemeral`` is removed
+    when ``stack`` closes.
+    """
+    import dataclasses
+
+    from gcbridge.cli.extras import require_extra
+
+    require_extra("gcbridge emulator", "emulator", EMULATOR_MODULES)
+
+    from gcbridge.cli.ports import bind_port
+    from gcbridge.emulator.app import create_app
+    from gcbridge.emulator.settings import Settings
+    from gcbridge.emulator.sites import load_sites
+
+    _check_options(args)
+    admin_token = admin_token_from(args)
+    if args.sites:
+        load_sites(args.sites)  # a bad sites file is reported before anything listens
+    # Bind before the settings: they create the data dir and the demo site, and a
+    # run that cannot listen must leave nothing behind.
+    sock = bind_port(args.host, args.port)
+    try:
+        port = sock.getsockname()[1]
+        settings = Settings.from_options(
+            host=args.host,
+            port=port,
+            data_dir=data_dir_of(args, stack),
+            sites_file=args.sites,
+            front_url=args.front_url,
+            retry_schedule=args.retry_schedule,
+            allow_private_receivers=args.allow_private_receivers,
+            attempt_timeout=args.attempt_timeout,
+            clock_mode=args.clock,
+            admin_token=admin_token,
+        )
+        settings = dataclasses.replace(settings, port=port)
+        if announce:
+            _print_sites(settings, args)
+        app = create_app(settings)
+        if announce and admin_token is None:
+            where = settings.data_dir / "admin-token"
+            print(f"gcbridge emulator: admin token of /_emulator/ routes in {where}")
+    except BaseException:
+        sock.close()
+        raise
+    return sock, settings, app

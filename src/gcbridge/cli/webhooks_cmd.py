@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from typing import Any
 
 from gcbridge.errors import GcBridgeError
 
@@ -66,6 +67,16 @@ def _listen(args: argparse.Namespace) -> int:
     from gcbridge.webhooks.listen import create_listen_app
 
     secret = _secret(args)
+    respond = clock = None
+    if args.respond:
+        from gcbridge.webhooks.respond import Responder
+
+        respond = Responder.parse(args.respond)
+    if args.emulator:
+        from gcbridge.webhooks.emulator_clock import EmulatorClock
+
+        clock = EmulatorClock(args.emulator)
+        clock.now()  # an emulator that does not answer is reported before listening
     log = None
     if args.delivery_log:
         from gcbridge.webhooks import DeliveryLog
@@ -74,12 +85,20 @@ def _listen(args: argparse.Namespace) -> int:
     sock = bind_port(args.host, args.port)
     host, port = sock.getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host
-    app = create_listen_app(secret, tolerance=args.tolerance, delivery_log=log)
+    extra: dict[str, Any] = {"respond": respond}
+    if clock is not None:
+        extra["clock"] = clock
+    app = create_listen_app(secret, tolerance=args.tolerance, delivery_log=log, **extra)
 
     def ready() -> None:
         print(f"gcbridge webhooks listening on http://{shown}:{port}/", flush=True)
         if log is not None:  # the backend only: a URL can hold a password
             print(f"de-duplicating with a {log.backend} delivery log", flush=True)
+        if clock is not None:
+            print(f"judging freshness on the emulator's clock ({clock.url})", flush=True)
+        if respond is not None:
+            steps = ",".join(str(s) for s in respond.steps)
+            print(f"answering deliveries in turn: {steps} (the last repeats)", flush=True)
 
     return serve_foreground(
         app, sock, name="gcbridge webhooks listen", lifespan="off", on_ready=ready
@@ -158,6 +177,17 @@ def register(parser: argparse.ArgumentParser) -> None:
         metavar="URL",
         help="skip processed delivery ids and replays: a file, sqlite:///PATH, "
         "postgresql://... or redis://... (shared by several listeners)",
+    )
+    listen.add_argument(
+        "--respond",
+        metavar="STEPS",
+        help="answer successive deliveries in this order, the last repeating: status codes,"
+        " 429:retry-after=SECONDS, timeout, reset (e.g. 500,429:retry-after=120,timeout,reset,200)",
+    )
+    listen.add_argument(
+        "--emulator",
+        metavar="URL",
+        help="judge freshness on this emulator's clock (GET URL/_emulator/health), not the wall",
     )
     secret_options(listen, allow_plain=True)
     listen.set_defaults(func=_listen)

@@ -11,6 +11,11 @@ The routers, one per part of the service's interface:
 - ``comments.routes``      comments and moderation (each change fires its webhook event)
 - ``webhooks.routes``      /webhook/...                                 (spec 4.2-4.7)
 - ``dashboard``            the developer dashboard at /dashboard/
+- ``control.routes``       /_emulator/...: health, clock, reset, snapshots (admin token)
+
+The clock: the default (``SYSTEM_CLOCK``) becomes a :class:`ControlledClock` in
+``settings.clock_mode``, which ``/_emulator/clock`` can freeze and advance; a clock
+passed in (a test's ``ManualClock``) is used as is and cannot be moved by route.
 """
 
 from __future__ import annotations
@@ -31,6 +36,10 @@ from gcbridge.emulator.auth import accounts
 from gcbridge.emulator.bodylimit import BodyLimit
 from gcbridge.emulator.comments import routes as comments
 from gcbridge.emulator.comments import threadload
+from gcbridge.emulator.control import routes as control_routes
+from gcbridge.emulator.control.clock import ControlledClock
+from gcbridge.emulator.control.service import Control
+from gcbridge.emulator.control.token import load_or_create_admin_token
 from gcbridge.emulator.datadir import secure_data_dir
 from gcbridge.emulator.db import Database
 from gcbridge.emulator.errors import ApiError
@@ -57,8 +66,12 @@ def create_app(
     secure_data_dir(settings.data_dir)
     db = Database(settings.db_path)
     secure_data_dir(settings.data_dir)  # the -wal and -shm files exist now
+    if clock is SYSTEM_CLOCK:
+        clock = ControlledClock("manual" if settings.clock_mode == "manual" else "system")
     dispatcher = Dispatcher(db, settings, clock=clock, sleep=sleep, transport=transport)
     state = EmulatorState(settings=settings, db=db, clock=clock, dispatcher=dispatcher)
+    admin_token = settings.admin_token or load_or_create_admin_token(settings.data_dir)
+    control = Control(settings, db, clock, dispatcher, admin_token)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -81,6 +94,7 @@ def create_app(
     )
     app.state.emulator = state
     _document_webhooks(app)
+    app.state.control = control
 
     @app.exception_handler(ApiError)
     async def _api_error(_: Request, exc: ApiError) -> JSONResponse:
@@ -124,6 +138,7 @@ def create_app(
     app.include_router(accounts.router)
     app.include_router(comments.router)
     app.include_router(webhook_routes.router)
+    app.include_router(control_routes.router)
     widget.mount(app)
     dashboard.mount(app)
     if settings.request_log:

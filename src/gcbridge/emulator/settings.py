@@ -53,6 +53,9 @@ class Settings:
     sso_max_age: int = 300
     sso_leeway: int = 30
     request_log: bool = False  # record every request (tests only: see requestlog.py)
+    clock_mode: str = "system"  # --clock: system (wall time) or manual (moved by /_emulator/clock)
+    # --admin-token-env; None: generated into <data_dir>/admin-token (control/token.py)
+    admin_token: str | None = field(default=None, repr=False)
     generated_site: Site | None = field(default=None, repr=False)
 
     @property
@@ -96,6 +99,8 @@ class Settings:
         retry_schedule: str | None = None,
         allow_private_receivers: bool = False,
         attempt_timeout: float = 10.0,
+        clock_mode: str = "system",
+        admin_token: str | None = None,
     ) -> Settings:
         """Build settings from CLI-style options; without a sites file, a demo site is generated."""
         data = secure_data_dir(Path(data_dir))
@@ -108,6 +113,8 @@ class Settings:
             generated = site if created else None
             if not created:
                 generated = None
+        if clock_mode not in ("system", "manual"):
+            raise ConfigError(f"--clock {clock_mode!r}: system or manual", reason="bad_clock")
         if not 0 < port < 65536:
             raise ConfigError(f"--port {port}: 1-65535", reason="bad_port")
         return cls(
@@ -121,5 +128,7 @@ class Settings:
             else DEFAULT_RETRY_SCHEDULE,
             allow_private_receivers=allow_private_receivers,
             attempt_timeout=attempt_timeout,
+            clock_mode=clock_mode,
+            admin_token=admin_token,
             generated_site=generated,
         )

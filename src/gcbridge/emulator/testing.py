@@ -66,6 +66,12 @@ class RunningEmulator:
         return getattr(self.app.state, "request_log", None)
 
     @property
+    def admin_token(self) -> str:
+        """The token of the ``/_emulator/`` control routes."""
+        token: str = self.app.state.control.admin_token
+        return token
+
+    @property
     def state(self) -> Any:
         """The app's :class:`~gcbridge.emulator.app.EmulatorState`."""
         return self.app.state.emulator

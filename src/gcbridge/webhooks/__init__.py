@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from gcbridge.webhooks.construct import Delivery, construct_delivery, construct_event
 from gcbridge.webhooks.delivery_log import DeliveryLog
+from gcbridge.webhooks.emulator_clock import EmulatorClock, EmulatorClockError
 from gcbridge.webhooks.errors import (
     WebhookError,
     WebhookPayloadError,
@@ -51,6 +52,8 @@ __all__ = [
     "construct_delivery",
     "Delivery",
     "DeliveryLog",
+    "EmulatorClock",
+    "EmulatorClockError",
     "parse_event",
     "WebhookEvent",
     "EventData",

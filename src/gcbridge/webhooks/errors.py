@@ -13,7 +13,11 @@
      |    +-- DeliveryLogUnavailable    the delivery log cannot be reached: nothing is
      |          reason: delivery_log_unavailable   processed unguarded (answer 503)
      +-- DeliveryLogConfigError         ``DeliveryLog.from_url`` cannot build that log
-           reason: unsupported_url, missing_extra
+     |     reason: unsupported_url, missing_extra
+     +-- EmulatorClockError             an emulator's clock cannot be read (EmulatorClock)
+     |     reason: emulator_clock_unavailable, bad_url
+     +-- RespondStepsError              ``listen --respond`` steps cannot be read
+           reason: bad_respond_steps
 
 Messages never contain secrets or signatures.
 """
@@ -30,6 +34,8 @@ __all__ = [
     "VERIFICATION_REASONS",
     "DeliveryLogUnavailable",
     "DeliveryLogConfigError",
+    "EmulatorClockError",
+    "RespondStepsError",
 ]
 
 VERIFICATION_REASONS = frozenset(
@@ -80,3 +86,15 @@ class DeliveryLogConfigError(GcBridgeError):
     """A delivery log URL names no supported backend, or its extra is not installed."""
 
     reason = "unsupported_url"
+
+
+class EmulatorClockError(GcBridgeError):
+    """A running emulator's clock cannot be read (:class:`~gcbridge.webhooks.EmulatorClock`)."""
+
+    reason = "emulator_clock_unavailable"
+
+
+class RespondStepsError(GcBridgeError):
+    """The steps of ``gcbridge webhooks listen --respond`` cannot be read."""
+
+    reason = "bad_respond_steps"

@@ -31,6 +31,7 @@ from gcbridge.webhooks.signature import DEFAULT_TOLERANCE, DELIVERY_ID_HEADER, R
 if TYPE_CHECKING:
     from gcbridge.webhooks.construct import Delivery
     from gcbridge.webhooks.delivery_log import DeliveryLog
+    from gcbridge.webhooks.respond import Responder
 
 __all__ = ["create_listen_app", "format_verified", "format_rejected", "excerpt", "printable"]
 
@@ -89,8 +90,13 @@ def create_listen_app(
     tolerance: float = DEFAULT_TOLERANCE,
     clock: Clock = SYSTEM_CLOCK,
     delivery_log: DeliveryLog | None = None,
+    respond: Responder | None = None,
 ) -> Any:
-    """A Starlette app that verifies every POST and reports each one to ``out``."""
+    """A Starlette app that verifies every POST and reports each one to ``out``.
+
+    With ``respond`` (``--respond``), each request takes the next scripted step;
+    a step other than a plain 2xx is answered as scripted, before any check.
+    """
     import sys
 
     from starlette.applications import Starlette
@@ -109,8 +115,18 @@ def create_listen_app(
         else:
             print(line, file=stream, flush=True)
 
-    async def receive(request: Request) -> JSONResponse:
+    async def receive(request: Request) -> Any:
         body = await request.body()
+        if respond is not None and not (step := respond.next()).passes:
+            from gcbridge.webhooks.respond import perform
+
+            line = format_rejected(
+                str(step),
+                request.headers.get(DELIVERY_ID_HEADER),
+                request.headers.get(RETRY_COUNT_HEADER),
+            )
+            emit("SCRIPTED" + line[len("REJECTED") :])
+            return await perform(step, request)
         try:
             delivery = construct_delivery(
                 secrets, body, request.headers, tolerance=tolerance, now=clock.now()

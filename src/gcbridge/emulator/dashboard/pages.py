@@ -32,6 +32,7 @@ SCRIPT_MODULES: tuple[str, ...] = (
     "catalog.js",
     "journal.js",
     "attempts.js",
+    "clock.js",
     "dom.js",
     "time.js",
 )

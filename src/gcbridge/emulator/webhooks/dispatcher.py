@@ -113,6 +113,9 @@ class Dispatcher:
         self._task: asyncio.Task[None] | None = None
         self._clients: ReceiverClients | None = None
         self._inflight: dict[str, asyncio.Task[None]] = {}
+        # settle(): a ticket per request, released by the first idle pass that saw it.
+        self._asked = 0
+        self._settlers: list[tuple[int, asyncio.Future[None]]] = []
 
     # -- lifecycle ---------------------------------------------------------
 
@@ -142,6 +145,7 @@ class Dispatcher:
         self._inflight.clear()
         self._receivers.clear()
         self._sites.clear()
+        self._release(self._asked)
         if self._clients is not None:
             await self._clients.aclose()
             self._clients = None
@@ -161,6 +165,43 @@ class Dispatcher:
             with contextlib.suppress(RuntimeError):  # loop already closed
                 loop.call_soon_threadsafe(event.set)
 
+    @property
+    def running(self) -> bool:
+        """Whether the dispatcher is delivering (between ``start`` and ``stop``)."""
+        return self._task is not None
+
+    async def settle(self) -> None:
+        """Return once every attempt due at the clock's current time has run and been journaled.
+
+        Used by the emulator's clock control after each move of a manual clock:
+        the next pass of the scheduler starts what is due, and the call returns
+        when a pass that began after it finds nothing in flight and nothing due.
+        """
+        if self._task is None or self._loop is None:
+            return
+        self._asked += 1
+        waiter = self._loop.create_future()
+        self._settlers.append((self._asked, waiter))
+        self.wake()
+        task = self._task
+        # Never wait on a scheduler that died: its failure is the answer.
+        await asyncio.wait({waiter, task}, return_when=asyncio.FIRST_COMPLETED)
+        if not waiter.done():
+            waiter.cancel()
+            raise RuntimeError("the webhook dispatcher stopped") from (
+                None if task.cancelled() else task.exception()
+            )
+
+    def _release(self, seen: int) -> None:
+        keep = []
+        for ticket, waiter in self._settlers:
+            if ticket <= seen:
+                if not waiter.done():
+                    waiter.set_result(None)
+            else:
+                keep.append((ticket, waiter))
+        self._settlers = keep
+
     def recover(self) -> int:
         """Mark attempts left in flight by a crash ``interrupted``; returns how many."""
         with self.db.transaction() as conn:
@@ -175,6 +216,7 @@ class Dispatcher:
         assert self._event is not None
         while True:
             self._event.clear()
+            seen = self._asked
             now = self.clock.now()
             free = self._workers - len(self._inflight)
             for call_id, receiver, site in self._due(now, free) if free > 0 else []:
@@ -186,6 +228,8 @@ class Dispatcher:
                 await self._event.wait()  # a worker finishing sets it
                 continue
             wakeup = self._next_due()
+            if not self._inflight and (wakeup is None or wakeup > now):
+                self._release(seen)  # idle at ``now``: settle() callers may go on
             if wakeup is None:
                 await self._event.wait()
             elif wakeup > now:

@@ -7,7 +7,7 @@
  * The parts: api.js (API client, token), signin.js (sign-in and sign-out), site-panel.js (site,
  * webhook configuration, secret, widget links), test-events.js (the test-event sender and its
  * schema check), catalog.js (the event catalog), journal.js and attempts.js (the delivery
- * journal), dom.js and time.js (shared helpers).
+ * journal), clock.js (the emulator's clock and its controls), dom.js and time.js (shared helpers).
  *
  * Rules kept throughout:
  * - Untrusted text (comment content, receiver responses, headers, URLs) reaches the DOM through
@@ -21,6 +21,7 @@ import { initSitePanel } from './site-panel.js';
 import { initJournal } from './journal.js';
 import { initTestEvents } from './test-events.js';
 import { initCatalog } from './catalog.js';
+import { initClock } from './clock.js';
 
 function init() {
   onTokenRejected(tokenRejected);
@@ -29,6 +30,7 @@ function init() {
   initJournal();
   initTestEvents();
   initCatalog();
+  initClock();
 
   var saved = savedToken();
   if (saved) {

@@ -1,6 +1,7 @@
 /*
  * time.js: how the dashboard shows times: a local clock time ("2024-05-01 12:00:00") and a
- * countdown ("in 42 s") for the next attempt. Accepts ISO strings and epoch seconds or ms.
+ * countdown ("in 42 s") for the next attempt, on the emulator's clock once clock.js has set it
+ * (useClock). Accepts ISO strings and epoch seconds or ms.
  */
 
 function toDate(value) {
@@ -9,6 +10,11 @@ function toDate(value) {
   var t = Date.parse(value);
   return isNaN(t) ? null : new Date(t);
 }
+
+var nowMs = function () { return Date.now(); };
+
+/** Read "now" from ``source`` (epoch ms): clock.js passes the emulator's clock. */
+export function useClock(source) { nowMs = source; }
 
 function pad(n) { return (n < 10 ? '0' : '') + n; }
 
@@ -22,7 +28,7 @@ export function clockTime(value) {
 export function relative(value) {
   var d = toDate(value);
   if (!d) return '—';
-  var s = Math.round((d.getTime() - Date.now()) / 1000);
+  var s = Math.round((d.getTime() - nowMs()) / 1000);
   if (s <= 0) return 'due now';
   if (s < 90) return 'in ' + s + ' s';
   if (s < 5400) return 'in ' + Math.round(s / 60) + ' min';

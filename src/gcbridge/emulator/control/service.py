@@ -1,0 +1,177 @@
+"""What the control routes do: move the clock through due attempts, reset, snapshots.
+
+One :class:`Control` per app, on ``app.state.control``. Its operations run one at
+a time (an ``asyncio.Lock``): an advance never overlaps a restore.
+
+An advance (``seconds`` or ``until idle``) first lets everything due now run, then
+repeatedly jumps the clock to the earliest pending attempt inside the window and
+waits (:meth:`Dispatcher.settle`) until every attempt due at that instant has
+finished and been journaled, so each attempt is made *at its due time* and in
+due order; an attempt's answer (a 500, a ``Retry-After``) schedules the next one
+before the clock moves on. It ends at the end of the window (``seconds``) or at
+the last attempt made (``until idle``, at most :data:`MAX_ADVANCE` ahead).
+Attempts still take real time on the network; the clock waits for them.
+
+A reset or a restore stops the dispatcher (attempts in flight are cut and resumed
+as ``interrupted`` by the restart, per the dispatcher's crash rules), changes the
+database, and starts it again: it never runs on half a state.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from gcbridge.emulator.control import state_store
+from gcbridge.emulator.control.clock import ControlledClock
+from gcbridge.emulator.db import Database
+from gcbridge.emulator.errors import ApiError
+from gcbridge.emulator.settings import Settings
+from gcbridge.emulator.webhooks.dispatcher import Dispatcher
+
+__all__ = ["Control", "MAX_ADVANCE", "Pending"]
+
+MAX_ADVANCE = 30 * 24 * 3600.0
+"""The longest advance, in seconds of emulator time (also the limit of ``until idle``)."""
+
+_MAX_STEPS = 1_000_000  # a guard, far above any schedule's attempts
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Pending:
+    """The dispatcher's queue as health shows it."""
+
+    count: int
+    next_due_at: float | None
+
+
+class Control:
+    """The emulator's test controls over one database, clock and dispatcher."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        db: Database,
+        clock: Any,
+        dispatcher: Dispatcher,
+        admin_token: str,
+    ) -> None:
+        self.settings = settings
+        self.db = db
+        self.clock = clock
+        self.dispatcher = dispatcher
+        self.admin_token = admin_token
+        self._lock = asyncio.Lock()
+
+    @property
+    def controllable(self) -> bool:
+        """Whether the clock can be frozen and moved (the app built its own clock)."""
+        return isinstance(self.clock, ControlledClock)
+
+    @property
+    def mode(self) -> str:
+        """``system`` or ``manual``."""
+        return str(getattr(self.clock, "mode", "system"))
+
+    def pending(self) -> Pending:
+        """How many calls wait for an attempt, and when the earliest is due."""
+        with self.db.read() as conn:
+            row = conn.execute(
+                "SELECT COUNT(*), MIN(next_attempt_at) FROM calls WHERE status = 'pending'"
+            ).fetchone()
+        return Pending(int(row[0]), None if row[1] is None else float(row[1]))
+
+    def _attempt_count(self) -> int:
+        with self.db.read() as conn:
+            return int(conn.execute("SELECT COUNT(*) FROM attempts").fetchone()[0])
+
+    # -- clock ---------------------------------------------------------------
+
+    async def freeze(self) -> int:
+        """Stop the clock; returns the attempts made (none)."""
+        async with self._lock:
+            self._controlled().freeze()
+            self.dispatcher.wake()
+            return 0
+
+    async def resume(self) -> int:
+        """Let the clock run from where it stands."""
+        async with self._lock:
+            self._controlled().resume()
+            self.dispatcher.wake()
+            return 0
+
+    async def advance(self, seconds: float | None = None, *, until_idle: bool = False) -> int:
+        """Move the clock through every attempt due in the window; returns attempts made."""
+        async with self._lock:
+            clock = self._controlled()
+            before = self._attempt_count()
+            span = MAX_ADVANCE if until_idle or seconds is None else seconds
+            limit = clock.now() + span
+            if not self.dispatcher.running:
+                clock.move_to(limit)
+                return 0
+            await self._settle()  # what is due now comes first
+            for _ in range(_MAX_STEPS):
+                due = self.pending().next_due_at
+                if due is None or due > limit:
+                    break
+                clock.move_to(due)
+                await self._settle()
+            if not until_idle or self.pending().count:
+                clock.move_to(limit)
+                await self._settle()
+            return self._attempt_count() - before
+
+    async def _settle(self) -> None:
+        try:
+            await self.dispatcher.settle()
+        except RuntimeError as exc:
+            raise ApiError(503, "dispatcher_stopped", f"{exc}; restart the emulator") from None
+
+    def _controlled(self) -> ControlledClock:
+        if not isinstance(self.clock, ControlledClock):
+            raise ApiError(
+                409, "clock_not_controllable", "this emulator was built with its own clock"
+            )
+        return self.clock
+
+    # -- state ---------------------------------------------------------------
+
+    async def reset(self) -> None:
+        """Back to the sites only; the clock keeps its mode and time."""
+        await self._with_dispatcher_stopped(lambda: state_store.reset(self.db))
+
+    async def save(self, name: str) -> None:
+        """Save the whole state as snapshot ``name``."""
+        state_store.check_name(name)
+        async with self._lock:
+            await asyncio.to_thread(state_store.save, self.db, self.settings.data_dir, name)
+
+    async def restore(self, name: str) -> None:
+        """Bring snapshot ``name`` back (pending deliveries included); the clock is kept."""
+        state_store.check_name(name)
+        await self._with_dispatcher_stopped(
+            lambda: state_store.restore(self.db, self.settings.data_dir, name)
+        )
+
+    def snapshots(self) -> list[str]:
+        """Names of the saved snapshots."""
+        return state_store.names(self.settings.data_dir)
+
+    async def _with_dispatcher_stopped(self, change: Callable[[], T]) -> T:
+        async with self._lock:
+            was_running = self.dispatcher.running
+            if was_running:
+                await self.dispatcher.stop()
+            try:
+                return await asyncio.to_thread(change)
+            finally:
+                if was_running:
+                    await self.dispatcher.start()
+                    self.dispatcher.wake()
+

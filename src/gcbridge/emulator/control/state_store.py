@@ -1,0 +1,103 @@
+"""The emulator's state as a whole: reset to the sites, named snapshots (SQLite backup API).
+
+The sites come from the settings, not the database, so "back to the start" is an
+empty database: no accounts, sessions, threads, comments, webhook configurations
+or calls. A snapshot is a copy of the whole database made with SQLite's online
+backup API under the database lock (one consistent step), written to a temporary
+file and renamed into ``<data-dir>/snapshots/<name>.sqlite3`` (0600), so a crash
+never leaves a half-written snapshot. A restore copies a snapshot back into the
+live database with the backup API in one step: SQLite writes the destination in
+one transaction, so it holds either the old state or the new one, never a mix.
+The caller (:mod:`.service`) stops the dispatcher around a reset or a restore.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import secrets
+import sqlite3
+from pathlib import Path
+
+from gcbridge.emulator.datadir import DIR_MODE, FILE_MODE
+from gcbridge.emulator.db import Database
+from gcbridge.emulator.errors import ApiError
+
+__all__ = ["NAME_PATTERN", "check_name", "reset", "save", "restore", "names", "snapshot_dir"]
+
+NAME_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+# Children before parents (foreign keys).
+_TABLES = ("attempts", "calls", "sessions", "comments", "threads", "users", "webhook_configs")
+
+
+def check_name(name: str) -> str:
+    """``name`` if it is a valid snapshot name, else a 400 ``invalid_snapshot_name``."""
+    if not NAME_PATTERN.fullmatch(name):
+        raise ApiError(400, "invalid_snapshot_name", "snapshot names are 1-64 of A-Z a-z 0-9 _ -")
+    return name
+
+
+def snapshot_dir(data_dir: Path) -> Path:
+    """``<data_dir>/snapshots`` (0700), created if needed."""
+    path = data_dir / "snapshots"
+    path.mkdir(mode=DIR_MODE, exist_ok=True)
+    os.chmod(path, DIR_MODE)
+    return path
+
+
+def reset(db: Database) -> None:
+    """Delete every row of every table in one transaction: back to the sites only."""
+    with db.transaction() as conn:
+        for table in _TABLES:
+            conn.execute(f"DELETE FROM {table}")  # noqa: S608 (fixed names)
+
+
+def save(db: Database, data_dir: Path, name: str) -> None:
+    """Copy the whole database to the snapshot ``name`` (replacing one of that name)."""
+    folder = snapshot_dir(data_dir)
+    final = folder / f"{check_name(name)}.sqlite3"
+    tmp = folder / f".{name}.{secrets.token_hex(4)}.tmp"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, FILE_MODE)
+    os.close(fd)
+    try:
+        target = sqlite3.connect(tmp)
+        try:
+            with db.read() as conn:
+                conn.backup(target)
+        finally:
+            target.close()
+        os.replace(tmp, final)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def restore(db: Database, data_dir: Path, name: str) -> None:
+    """Bring the snapshot ``name`` back into the live database, all of it or nothing."""
+    path = snapshot_dir(data_dir) / f"{check_name(name)}.sqlite3"
+    if not path.is_file():
+        raise ApiError(404, "snapshot_not_found", f"no snapshot named {name!r}")
+    source = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        try:
+            tables = {r[0] for r in source.execute("SELECT name FROM sqlite_master")}
+            if not set(_TABLES) <= tables:
+                raise sqlite3.DatabaseError("not an emulator database")
+            with db.read() as conn:
+                source.backup(conn)
+        except sqlite3.DatabaseError as exc:
+            raise ApiError(
+                422, "snapshot_unreadable", f"snapshot {name!r} cannot be restored: {exc}"
+            ) from None
+    finally:
+        source.close()
+
+
+def names(data_dir: Path) -> list[str]:
+    """The saved snapshots' names, sorted."""
+    folder = data_dir / "snapshots"
+    if not folder.is_dir():
+        return []
+    found = (p.name[: -len(".sqlite3")] for p in folder.glob("*.sqlite3"))
+    return sorted(n for n in found if NAME_PATTERN.fullmatch(n))

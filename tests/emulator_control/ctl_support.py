@@ -1,0 +1,142 @@
+"""Helpers of the emulator-control tests (a unique module name: tests have no packages).
+
+``Receiver`` is a real HTTP server on loopback that records every delivery and
+answers from a script (the last reply repeating); ``Client`` is the emulator's
+HTTP API as a test (or a customer's CI) drives it, admin token included.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from gcbridge.emulator.testing import RunningEmulator
+from gcbridge.serving import BackgroundServer
+
+
+@dataclass
+class Reply:
+    status: int = 200
+    headers: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class Got:
+    headers: dict[str, str]
+    body: bytes
+
+
+class Receiver:
+    """A receiver on loopback answering ``replies`` in order, the last one repeating."""
+
+    def __init__(self, *replies: Reply) -> None:
+        self.got: list[Got] = []
+        self.replies = list(replies) or [Reply()]
+
+        async def hook(request: Request) -> Response:
+            self.got.append(Got(dict(request.headers), await request.body()))
+            index = min(len(self.got), len(self.replies)) - 1
+            reply = self.replies[index]
+            return Response(b"{}", status_code=reply.status, headers=reply.headers)
+
+        self.server = BackgroundServer(
+            lambda port: Starlette(routes=[Route("/hook", hook, methods=["POST"])])
+        )
+
+    @property
+    def url(self) -> str:
+        return self.server.url + "/hook"
+
+    def timestamps(self) -> list[int]:
+        return [int(g.headers["x-webhook-timestamp"]) for g in self.got]
+
+    def retry_counts(self) -> list[int]:
+        return [int(g.headers["x-webhook-retry-count"]) for g in self.got]
+
+
+class Client:
+    """The emulator's routes: control (admin token) and the service's own."""
+
+    def __init__(self, emu: RunningEmulator) -> None:
+        self.emu = emu
+        self.site = emu.site
+        self.http = httpx.Client(base_url=emu.url, timeout=30)
+        self.admin = {"Authorization": f"Bearer {emu.admin_token}"}
+        self.account = {"Authorization": f"Bearer {self.site.account_token}"}
+        self._session: str | None = None
+
+    def close(self) -> None:
+        self.http.close()
+
+    def control(self, method: str, path: str, **kw: Any) -> dict[str, Any]:
+        r = self.http.request(method, "/_emulator" + path, headers=self.admin, **kw)
+        assert r.status_code == 200, r.text
+        result: dict[str, Any] = r.json()
+        return result
+
+    def clock(self, **body: Any) -> dict[str, Any]:
+        return self.control("POST", "/clock", json=body)
+
+    def health(self) -> dict[str, Any]:
+        r = self.http.get("/_emulator/health")
+        assert r.status_code == 200, r.text
+        result: dict[str, Any] = r.json()
+        return result
+
+    def setup(self, url: str) -> str:
+        """Point the site's webhook at ``url``; returns the signing secret."""
+        r = self.http.post(
+            f"/webhook/website/{self.site.website_id}/setup",
+            json={"url": url},
+            headers=self.account,
+        )
+        assert r.status_code == 200 and "gcCode" not in r.json(), r.text
+        secret: str = r.json()["secret"]
+        return secret
+
+    def session(self) -> str:
+        if self._session is None:
+            r = self.http.post(
+                "/api/pub/auth/register",
+                json={
+                    "website_id": self.site.shortname,
+                    "username": "alice",
+                    "email": "alice@example.com",
+                    "password": "correct horse battery staple",
+                },
+            )
+            assert r.status_code in (200, 201), r.text
+            self._session = r.json()["token"]
+        return self._session
+
+    def comment(self, content: str = "hello") -> dict[str, Any]:
+        r = self.http.post(
+            "/api/pub/comments",
+            json={
+                "website_id": self.site.shortname,
+                "uid": "article-1",
+                "url": "https://news.example/article-1",
+                "page_title": "Article 1",
+                "content": content,
+            },
+            headers={"Authorization": f"Bearer {self.session()}"},
+        )
+        assert r.status_code == 201, r.text
+        result: dict[str, Any] = r.json()
+        return result
+
+    def calls(self) -> list[dict[str, Any]]:
+        r = self.http.get(
+            f"/webhook/website/{self.site.website_id}/calls",
+            params={"limit": 100},
+            headers=self.account,
+        )
+        assert r.status_code == 200, r.text
+        calls: list[dict[str, Any]] = r.json()["calls"]
+        return calls

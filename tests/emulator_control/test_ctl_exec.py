@@ -1,0 +1,255 @@
+"""``gcbridge emulator exec`` and the emulator's new options, run as a user runs them."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# A CMD that checks its environment against the live emulator, then exits 3.
+PROBE = """
+import json, os, sys, urllib.request
+env = {k: v for k, v in os.environ.items() if k.startswith("GC_")}
+health = json.load(urllib.request.urlopen(env["GC_EMULATOR_URL"] + "/_emulator/health"))
+req = urllib.request.Request(
+    env["GC_EMULATOR_URL"] + "/_emulator/clock",
+    headers={"Authorization": "Bearer " + env["GC_EMULATOR_ADMIN_TOKEN"]},
+)
+clock = json.load(urllib.request.urlopen(req))
+print(json.dumps({"names": sorted(env), "health": health, "clock": clock,
+                  "argv": sys.argv[1:], "shortname": env["GC_SHORTNAME"]}))
+sys.exit(3)
+"""
+
+
+def gcbridge(*args: str) -> list[str]:
+    return [sys.executable, "-m", "gcbridge", *args]
+
+
+def base_env(**extra: str) -> dict[str, str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT / "src"), str(ROOT / "harness")])
+    env.update(extra)
+    return env
+
+
+def test_exec_runs_the_command_with_the_emulator_in_its_environment(tmp_path: Path) -> None:
+    result = subprocess.run(
+        gcbridge(
+            "emulator",
+            "exec",
+            "--ephemeral",
+            "--clock",
+            "manual",
+            "--",
+            sys.executable,
+            "-c",
+            PROBE,
+            "--port",
+            "x",
+        ),
+        env=base_env(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=tmp_path,
+    )
+    assert result.returncode == 3, result.stderr
+    seen = json.loads(result.stdout)
+    assert seen["names"] == sorted(
+        [
+            "GC_EMULATOR_URL",
+            "GC_EMULATOR_ADMIN_TOKEN",
+            "GC_WEBSITE_ID",
+            "GC_SHORTNAME",
+            "GC_ACCOUNT_TOKEN",
+            "GC_SSO_PUBLIC_KEY",
+            "GC_SSO_SECRET",
+        ]
+    )
+    assert seen["argv"] == ["--port", "x"]  # CMD's own options are its own
+    assert seen["health"]["clock"]["mode"] == "manual"
+    assert seen["clock"]["mode"] == "manual"
+    assert seen["shortname"] == "demo"
+    assert "ready on http://127.0.0.1:" in result.stderr
+    assert not list(tmp_path.iterdir())  # --ephemeral: nothing left in the working dir
+
+
+def test_exec_passes_a_zero_status_on_and_removes_its_temporary_data(tmp_path: Path) -> None:
+    script = "import os; print(os.environ['GC_EMULATOR_URL'])"
+    result = subprocess.run(
+        gcbridge("emulator", "exec", "--ephemeral", "--", sys.executable, "-c", script),
+        env=base_env(TMPDIR=str(tmp_path)),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("http://127.0.0.1:")
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith("gcbridge-emulator-")]
+
+
+def test_exec_uses_an_admin_token_from_the_environment(tmp_path: Path) -> None:
+    script = "import os; print(os.environ['GC_EMULATOR_ADMIN_TOKEN'])"
+    result = subprocess.run(
+        gcbridge(
+            "emulator",
+            "exec",
+            "--data-dir",
+            str(tmp_path / "d"),
+            "--admin-token-env",
+            "MY_TOKEN",
+            "--",
+            sys.executable,
+            "-c",
+            script,
+        ),
+        env=base_env(MY_TOKEN="token-of-the-ci-0123456789"),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "token-of-the-ci-0123456789"
+    assert not (tmp_path / "d" / "admin-token").exists()
+
+
+@pytest.mark.parametrize(
+    "args,reason,status",
+    [
+        (["--"], "no_command", 2),
+        ([], "no_command", 2),
+        (["--admin-token-env", "UNSET_VAR_X", "--", "true"], "admin_token_env_unset", 1),
+        (["--ephemeral", "--data-dir", "x", "--", "true"], "bad_data_dir", 1),
+        (["--", "/nonexistent/command"], "command_failed", 2),
+    ],
+)
+def test_exec_usage_errors_are_one_line_with_a_reason(
+    tmp_path: Path, args: list[str], reason: str, status: int
+) -> None:
+    result = subprocess.run(
+        gcbridge("emulator", "exec", *args),
+        env=base_env(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=tmp_path,
+    )
+    assert result.returncode == status
+    assert f"[{reason}]" in result.stderr
+
+
+def test_ctrl_c_stops_the_command_and_the_emulator(tmp_path: Path) -> None:
+    marker = tmp_path / "started"
+    script = (
+        "import pathlib, signal, sys, time\n"
+        "signal.signal(signal.SIGINT, lambda *a: sys.exit(0))\n"
+        "pathlib.Path(sys.argv[1]).write_text('x'); time.sleep(600)"
+    )
+    proc = subprocess.Popen(
+        gcbridge(
+            "emulator", "exec", "--ephemeral", "--", sys.executable, "-c", script, str(marker)
+        ),
+        env=base_env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while not marker.exists():
+            assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        os.killpg(proc.pid, signal.SIGINT)  # what a terminal's Ctrl-C does
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 130, err
+    assert "stopped (SIGINT)" in err
+    assert "Traceback" not in err
+
+
+def test_sigterm_is_passed_on_to_the_command(tmp_path: Path) -> None:
+    marker = tmp_path / "started"
+    script = (
+        "import pathlib, signal, sys, time\n"
+        "signal.signal(signal.SIGTERM, lambda *a: sys.exit(9))\n"
+        "pathlib.Path(sys.argv[1]).write_text('x'); time.sleep(600)"
+    )
+    proc = subprocess.Popen(
+        gcbridge(
+            "emulator", "exec", "--ephemeral", "--", sys.executable, "-c", script, str(marker)
+        ),
+        env=base_env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while not marker.exists():
+            assert proc.poll() is None
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 143, err
+    assert "Traceback" not in err
+
+
+def test_the_emulator_with_ephemeral_removes_its_data_at_exit(tmp_path: Path) -> None:
+    proc = subprocess.Popen(
+        gcbridge("emulator", "--ephemeral", "--port", "0", "--clock", "manual"),
+        env=base_env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=tmp_path,
+    )
+    try:
+        assert proc.stdout is not None
+        lines = []
+        for line in proc.stdout:
+            lines.append(line)
+            if line.startswith("gcbridge emulator ready on"):
+                break
+        token_line = next(x for x in lines if "admin token of /_emulator/ routes in" in x)
+        token_file = Path(token_line.rsplit(" in ", 1)[1].strip())
+        data_dir = token_file.parent
+        assert token_file.is_file() and (data_dir / "emulator.sqlite3").is_file()
+        assert data_dir.name.startswith("gcbridge-emulator-")
+        proc.send_signal(signal.SIGINT)
+        proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130
+    assert not data_dir.exists()
+    assert not list(tmp_path.iterdir())
+
+
+def test_a_command_ended_by_a_signal_gives_128_plus_its_number(tmp_path: Path) -> None:
+    script = "import os, signal; os.kill(os.getpid(), signal.SIGTERM)"
+    result = subprocess.run(
+        gcbridge("emulator", "exec", "--ephemeral", "--", sys.executable, "-c", script),
+        env=base_env(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=tmp_path,
+    )
+    assert result.returncode == 143, result.stderr

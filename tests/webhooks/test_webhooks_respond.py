@@ -1,0 +1,169 @@
+"""``listen --respond``: the steps read, and answered in order on a real connection."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections.abc import Iterator
+
+import httpx
+import pytest
+
+from gcbridge.serving import BackgroundServer
+from gcbridge.webhooks import RETRY_COUNT_HEADER, signed_headers
+from gcbridge.webhooks.errors import RespondStepsError
+from gcbridge.webhooks.listen import create_listen_app
+from gcbridge.webhooks.respond import Responder, Step, parse_steps
+from gcbridge.webhooks.testing import encode_event, sample_event
+
+SECRET = "whsec_respond"
+
+
+@pytest.mark.parametrize(
+    "text,steps",
+    [
+        ("500", (Step("status", 500),)),
+        (
+            "500,429:retry-after=120,timeout,reset,200",
+            (
+                Step("status", 500),
+                Step("status", 429, 120),
+                Step("timeout"),
+                Step("reset"),
+                Step("status", 200),
+            ),
+        ),
+        (" 503:Retry-After=0 , 410 ", (Step("status", 503, 0), Step("status", 410))),
+    ],
+)
+def test_steps_are_read(text: str, steps: tuple[Step, ...]) -> None:
+    assert parse_steps(text) == steps
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "500,",
+        ",200",
+        "99",
+        "600",
+        "abc",
+        "429:retry-after=",
+        "429:retry-after=-1",
+        "429:retry-after=1.5",
+        "429:delay=3",
+        "2OO",
+        "500;200",
+        "²00",
+    ],
+)
+def test_bad_steps_are_refused_with_a_reason(text: str) -> None:
+    with pytest.raises(RespondStepsError) as info:
+        parse_steps(text)
+    assert info.value.reason == "bad_respond_steps"
+
+
+def test_the_last_step_repeats() -> None:
+    responder = Responder.parse("500,200")
+    assert [str(responder.next()) for _ in range(4)] == ["500", "200", "200", "200"]
+
+
+@pytest.fixture
+def listener() -> Iterator[tuple[str, list[str]]]:
+    lines: list[str] = []
+    app = create_listen_app(
+        SECRET,
+        out=lines.append,
+        respond=Responder.parse("500,429:retry-after=120,timeout,reset,410,200"),
+    )
+    with BackgroundServer(lambda port: app) as server:
+        yield server.url + "/hook", lines
+
+
+def _post(url: str, retry: int, timeout: float = 10.0) -> httpx.Response:
+    import time
+
+    body = encode_event(sample_event())
+    headers = signed_headers(SECRET, int(time.time() * 1000), body)
+    headers[RETRY_COUNT_HEADER] = str(retry)
+    headers["Content-Type"] = "application/json"
+    with httpx.Client(timeout=timeout) as client:
+        return client.post(url, content=body, headers=headers)
+
+
+def test_listen_answers_deliveries_in_the_scripted_order(
+    listener: tuple[str, list[str]],
+) -> None:
+    url, lines = listener
+    assert _post(url, 0).status_code == 500
+    second = _post(url, 1)
+    assert (second.status_code, second.headers["retry-after"]) == (429, "120")
+    with pytest.raises(httpx.ReadTimeout):  # no answer: the sender gives up
+        _post(url, 2, timeout=0.5)
+    with pytest.raises((httpx.RemoteProtocolError, httpx.ReadError)):  # closed, no answer
+        _post(url, 3)
+    assert _post(url, 4).status_code == 410
+    ok = _post(url, 5)
+    assert ok.status_code == 200 and ok.json() == {"ok": True}  # verified as usual
+    assert _post(url, 6).status_code == 200  # the last step repeats
+    assert [line.split()[:2] for line in lines[:5]] == [
+        ["SCRIPTED", "500"],
+        ["SCRIPTED", "429:retry-after=120"],
+        ["SCRIPTED", "timeout"],
+        ["SCRIPTED", "reset"],
+        ["SCRIPTED", "410"],
+    ]
+    assert lines[5].startswith("VERIFIED")
+
+
+def test_listen_refuses_bad_steps_before_listening() -> None:
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "gcbridge",
+            "webhooks",
+            "listen",
+            "--port",
+            "0",
+            "--secret",
+            "s",
+            "--respond",
+            "500,700",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 1
+    assert "[bad_respond_steps]" in result.stderr
+    assert "listening" not in result.stdout
+
+
+def test_listen_refuses_an_emulator_that_does_not_answer() -> None:
+    from gcbridge.serving import bind_socket
+
+    sock = bind_socket()  # a port that accepts nothing (listen backlog, never served)
+    port = sock.getsockname()[1]
+    sock.close()
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "gcbridge",
+            "webhooks",
+            "listen",
+            "--port",
+            "0",
+            "--secret",
+            "s",
+            "--emulator",
+            f"http://127.0.0.1:{port}",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 1
+    assert "[emulator_clock_unavailable]" in result.stderr
