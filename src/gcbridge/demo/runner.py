@@ -15,6 +15,7 @@ from gcbridge.demo.paths import absolute, shown
 from gcbridge.demo.stack import DEFAULT_PORT, DemoStack
 from gcbridge.demo.stopping import Stopper
 from gcbridge.demo.timeline import Timeline, format_event
+from gcbridge.emulator.datadir import make_data_dir
 
 __all__ = ["DemoOptions", "run_demo", "choose_mode", "FLOW_STEPS"]
 
