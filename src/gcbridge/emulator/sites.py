@@ -89,6 +89,15 @@ class Sites:
             attr: {getattr(s, attr): s for s in self._all}
             for attr in ("shortname", "website_id", "sso_public_key", "site_key_id")
         }
+        # The widget and comment routes take either name of a site: neither may name two.
+        for site in self._all:
+            other = self._by["website_id"].get(site.shortname)
+            if other is not None and other is not site:
+                raise ConfigError(
+                    f"site {site.shortname!r}: its shortname is the website_id of site "
+                    f"{other.shortname!r}",
+                    reason="duplicate_site",
+                )
 
     def __iter__(self) -> Iterator[Site]:
         return iter(self._all)
@@ -99,6 +108,14 @@ class Sites:
     def by_shortname(self, shortname: str) -> Site | None:
         """The site whose shortname is ``shortname``."""
         return self._by["shortname"].get(shortname)
+
+    def by_shortname_or_id(self, name: str) -> Site | None:
+        """The site whose shortname, or else whose internal 24-hex id, is ``name``.
+
+        The widget and comment routes take either (the service's take the
+        shortname); the webhook routes take the 24-hex id only.
+        """
+        return self._by["shortname"].get(name) or self._by["website_id"].get(name)
 
     def by_website_id(self, website_id: str) -> Site | None:
         """The site whose internal 24-hex id is ``website_id``."""
