@@ -40,6 +40,7 @@ APPS = pytest.StashKey[list[Any]]()
 """The launches of a test (set by the ``native_app`` fixture)."""
 _FAILED = pytest.StashKey[list[str]]()
 _SKIPPED = pytest.StashKey[bool]()
+_SKIP_REASON = pytest.StashKey[str]()
 _REPORT_DIR = pytest.StashKey[Path]()
 
 _PACKAGE_DIR = Path(gcbridge_harness.__file__).resolve().parent
@@ -220,14 +221,23 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
             _mask_longrepr(report, _sso_data(apps))
     if report.skipped:
         item.stash[_SKIPPED] = True
+        item.stash[_SKIP_REASON] = _skip_reason(report)
     if report.when == "setup" and report.failed and "BrowserType.launch" in report.longreprtext:
         _browser_cannot_launch(item, report)
     if report.when == "teardown":
         row = _row(item, apps, failed)
         if item.stash.get(_SKIPPED, False) and not failed:
             row["outcome"] = "skipped"
+            row["skip_reason"] = item.stash.get(_SKIP_REASON, "")
         report.gc_scenario = row  # type: ignore[attr-defined]
     return report
+
+
+def _skip_reason(report: pytest.TestReport) -> str:
+    """Why a run was skipped, as ``pytest.skip`` said it (without pytest's ``Skipped:``)."""
+    longrepr = report.longrepr
+    text = longrepr[2] if isinstance(longrepr, tuple) and len(longrepr) == 3 else str(longrepr)
+    return str(text).removeprefix("Skipped: ").strip()[:300]
 
 
 def _mask_longrepr(report: pytest.TestReport, secrets: list[str]) -> None:

@@ -168,7 +168,7 @@ def test_ci_recipe_runs_from_a_clean_directory(
             text=True,
             timeout=120,
         )
-        assert missing.returncode == 4
+        assert missing.returncode == 2
         assert missing.stderr.strip().splitlines() == [
             "gcbridge harness: error [bridge_not_found]: --bridge nosuch.js: no such file"
         ]

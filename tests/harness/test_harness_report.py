@@ -32,8 +32,19 @@ class _Report(HTMLParser):
             self.external.append(tag)
         if tag == "td" and "data-engine" in a:
             self.cells.append(a)
-        if tag == "section" and "run" in a.get("class", ""):
-            self.runs.append({**a, "timelines": [], "images": [], "links": [], "diagnosis": []})
+        if tag in ("section", "details") and "run" in a.get("class", "").split():
+            # a failure is an open section; a passed run, a collapsed <details>
+            collapsed = tag == "details" and "open" not in a
+            self.runs.append(
+                {
+                    **a,
+                    "timelines": [],
+                    "images": [],
+                    "links": [],
+                    "diagnosis": [],
+                    "collapsed": collapsed,
+                }
+            )
         if tag == "pre" and a.get("class") == "timeline":
             self._in = "timelines"
         if tag == "p" and a.get("class") == "diagnosis":
@@ -117,6 +128,8 @@ def test_report_shows_matrix_timelines_and_failure_artifacts(pytester: pytest.Py
         (trace,) = run["links"]  # type: ignore[misc]
         with zipfile.ZipFile(report_dir / str(trace)) as archive:
             assert any(name.endswith(".trace") for name in archive.namelist())
+    assert all(not run["collapsed"] for run in failed)
     for run in passed:
+        assert run["collapsed"], "a passed run is one collapsed line"
         assert run["images"] == [] and run["links"] == []
         assert "inject gcSsoLogin" in "".join(run["timelines"])  # type: ignore[arg-type]
