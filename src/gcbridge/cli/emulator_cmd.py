@@ -84,6 +84,9 @@ def register(parser: argparse.ArgumentParser) -> None:
     ready_help = "wait until an emulator answers (exit 0), or give up after --timeout (exit 1)"
     ready = sub.add_parser("ready", allow_abbrev=False, help=ready_help, description=ready_help)
     emulator_ready.register(ready)
+    from gcbridge.cli.unknown_option import blame_unknown_options
+
+    blame_unknown_options(parser)  # "--prot 8000" names --prot, not the `ready` sub-command
 
 
 def _url(host: str, port: int) -> str:

@@ -1,7 +1,8 @@
-"""``--data-dir`` that cannot be the data directory: one line with a reason, no traceback.
+"""``gcbridge emulator`` (and ``demo``) at start (issue 25): errors that name their cause.
 
-For ``gcbridge emulator`` and ``gcbridge demo`` alike: a path that is a file, a
-path under a file, a directory that cannot be created.
+``--data-dir`` that cannot be the data directory (a file, a path under a file, a
+directory that cannot be created) is one line with a reason, no traceback; a
+mistyped option is blamed, not the ``ready`` sub-command.
 """
 
 from __future__ import annotations
@@ -39,3 +40,15 @@ def test_a_data_dir_that_cannot_be_used_is_one_line(
         assert lines[0].startswith("gcbridge: error [bad_data_dir]: --data-dir ")
         assert why in lines[0]
         assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("argv", [["--prot", "8000"], ["--port", "0", "--data-dri", "x"]])
+def test_a_mistyped_option_is_blamed_not_the_ready_subcommand(
+    capsys: pytest.CaptureFixture[str], argv: list[str]
+) -> None:
+    with pytest.raises(SystemExit) as done:
+        main(["emulator", *argv])
+    assert done.value.code == 2
+    err = capsys.readouterr().err
+    assert "ready" not in err.splitlines()[-1] and "invalid choice" not in err
+    assert f"unrecognized arguments: {argv[-2]} (did you mean " in err
