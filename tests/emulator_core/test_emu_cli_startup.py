@@ -2,14 +2,19 @@
 
 ``--data-dir`` that cannot be the data directory (a file, a path under a file, a
 directory that cannot be created) is one line with a reason, no traceback; a
-mistyped option is blamed, not the ``ready`` sub-command.
+mistyped option is blamed, not the ``ready`` sub-command. Once listening it names
+its dashboard; a second emulator on a data directory in use is refused.
 """
 
 from __future__ import annotations
 
 import os
+import signal
+import subprocess
+import sys
 from pathlib import Path
 
+import httpx
 import pytest
 
 from gcbridge.cli import main
@@ -52,3 +57,62 @@ def test_a_mistyped_option_is_blamed_not_the_ready_subcommand(
     err = capsys.readouterr().err
     assert "ready" not in err.splitlines()[-1] and "invalid choice" not in err
     assert f"unrecognized arguments: {argv[-2]} (did you mean " in err
+
+
+def _start(data_dir: Path) -> tuple[subprocess.Popen[str], list[str]]:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "gcbridge", "emulator", "--port", "0", "--data-dir", str(data_dir)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert proc.stdout is not None
+    seen = []
+    for line in proc.stdout:
+        seen.append(line.rstrip("\n"))
+        if line.startswith("gcbridge emulator ready on "):
+            return proc, seen
+    raise AssertionError(f"exited before ready: {seen} {proc.stderr.read() if proc.stderr else ''}")
+
+
+def _stop(proc: subprocess.Popen[str]) -> None:
+    proc.send_signal(signal.SIGTERM)
+    proc.communicate(timeout=30)
+
+
+def test_the_dashboard_url_is_printed_and_a_second_emulator_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = tmp_path / "data"
+    proc, seen = _start(data)
+    try:
+        url = seen[-1].removeprefix("gcbridge emulator ready on ")
+        assert f"gcbridge emulator: dashboard {url}/dashboard/ · API {url}/docs" in seen
+        assert httpx.get(f"{url}/dashboard/").status_code == 200
+
+        # a second emulator on the same data dir, another port: refused in one line
+        assert main(["emulator", "--port", "0", "--data-dir", str(data)]) == 1
+        err = capsys.readouterr().err
+        assert err.startswith("gcbridge: error [data_dir_in_use]: --data-dir ")
+        assert f"(pid {proc.pid})" in err and err.count("\n") == 1
+        assert httpx.get(f"{url}/healthz").status_code == 200  # the first one is untouched
+    finally:
+        _stop(proc)
+    # stopped: the directory is free again (the lock went with the process)
+    again, _ = _start(data)
+    _stop(again)
+
+
+def test_the_lock_is_released_when_its_holder_returns(tmp_path: Path) -> None:
+    from gcbridge.emulator.datalock import lock_data_dir
+    from gcbridge.emulator.errors import ConfigError
+
+    first = lock_data_dir(tmp_path / "d")
+    with pytest.raises(ConfigError) as refused:
+        lock_data_dir(tmp_path / "d")
+    assert refused.value.reason == "data_dir_in_use"
+    assert f"pid {os.getpid()}" in str(refused.value)
+    first.release()
+    with lock_data_dir(tmp_path / "d"):
+        pass
+    assert oct((tmp_path / "d" / "emulator.lock").stat().st_mode & 0o777) == "0o600"

@@ -18,7 +18,7 @@ __all__ = ["register", "run"]
 
 _LOG_LEVELS = ("critical", "error", "warning", "info", "debug")
 # What ``gcbridge emulator`` imports beyond the base install: the [emulator] extra.
-EMULATOR_MODULES = ("fastapi", "uvicorn", "httpx")
+EMULATOR_MODULES = ("fastapi", "uvicorn", "httpx", "fastapi_offline")
 
 
 def _port(text: str) -> int:
@@ -145,9 +145,11 @@ def run(args: argparse.Namespace) -> int:
 
     require_extra("gcbridge emulator", "emulator", EMULATOR_MODULES)
 
+    from gcbridge.cli.emulator_banner import start_lines
     from gcbridge.cli.foreground import serve_foreground
     from gcbridge.cli.ports import bind_port
     from gcbridge.emulator.app import create_app
+    from gcbridge.emulator.datalock import lock_data_dir
     from gcbridge.emulator.settings import Settings
     from gcbridge.emulator.sites import load_sites
 
@@ -158,6 +160,8 @@ def run(args: argparse.Namespace) -> int:
     # run that cannot listen must leave nothing behind.
     sock = bind_port(args.host, args.port)
     try:
+        # held until run() returns (another emulator on it: one line, data_dir_in_use)
+        _lock = lock_data_dir(args.data_dir)
         port = sock.getsockname()[1]
         settings = Settings.from_options(
             host=args.host,
@@ -177,6 +181,7 @@ def run(args: argparse.Namespace) -> int:
         raise
 
     def ready() -> None:
+        print("\n".join(start_lines(_url(args.host, port))), flush=True)
         print(f"gcbridge emulator ready on {_url(args.host, port)}", flush=True)
 
     return serve_foreground(

@@ -33,7 +33,7 @@ __all__ = ["register", "run", "ProgressPrinter"]
 USAGE_ERROR = 2
 _PYTEST_USAGE_ERROR = 4
 ENGINES = ("chromium", "webkit", "all")
-_NEEDS = ("pytest", "playwright", "pytest_playwright", "uvicorn", "fastapi")
+_NEEDS = ("pytest", "playwright", "pytest_playwright", "uvicorn", "fastapi", "fastapi_offline")
 
 
 def register(parser: argparse.ArgumentParser) -> None:
