@@ -120,3 +120,18 @@ def test_ctrl_c_is_one_line_and_exit_130(tmp_path: Path) -> None:
     assert proc.returncode == 130, (out, err)
     assert err.strip().splitlines() == ["gcbridge harness run: stopped (SIGINT)"], err
     assert "failed" not in out and "Traceback" not in out + err
+
+
+def test_the_webkit_notice_says_why_webkit_did_not_run() -> None:
+    from gcbridge_harness.engines import WEBKIT_INSTALL, engine_status
+
+    from gcbridge.cli.harness_progress import webkit_notice
+
+    chosen = webkit_notice("chromium")
+    assert chosen[0].startswith("WARNING: WebKit was NOT run (--engine chromium)")
+    assert WEBKIT_INSTALL in chosen[1]
+    default = webkit_notice(None, "page-finished")
+    if engine_status("webkit").found:
+        assert "-k 'page-finished' selected no WebKit run" in default[0]
+    else:
+        assert "it is not installed here (missing " in default[0]

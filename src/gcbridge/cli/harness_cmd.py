@@ -171,7 +171,7 @@ def run(args: argparse.Namespace) -> int:
     if interrupt.stopped:
         print("gcbridge harness run: stopped (SIGINT)", file=sys.stderr, flush=True)
         return 130
-    printer.summary(report=args.report, engine=args.engine)
+    printer.summary(report=args.report, engine=args.engine, keyword=args.keyword)
     if code == pytest.ExitCode.NO_TESTS_COLLECTED:
         what = f"-k {args.keyword!r}" if args.keyword else "the selection"
         return _fail("no_scenarios", f"no scenario matches {what}")

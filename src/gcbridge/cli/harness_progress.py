@@ -40,8 +40,8 @@ def clean_message(text: str) -> str:
     return "\n".join(lines)
 
 
-def webkit_notice(engine_option: str | None) -> list[str]:
-    """The lines saying WebKit did not run, why, and how to get it (empty when it could run)."""
+def webkit_notice(engine_option: str | None, keyword: str | None = None) -> list[str]:
+    """The lines saying WebKit did not run, why, and how to get it (for a run without WebKit)."""
     engines = importlib.import_module("gcbridge_harness.engines")
     status = engines.engine_status("webkit")
     if engine_option == "chromium":
@@ -49,7 +49,7 @@ def webkit_notice(engine_option: str | None) -> list[str]:
     elif not status.found:
         why = f"it is not installed here ({status.problem})"
     else:
-        return []
+        why = f"-k {keyword!r} selected no WebKit run" if keyword else "no WebKit run took place"
     return [
         f"WARNING: WebKit was NOT run ({why}): this run says nothing about an iOS app "
         "(WKWebView is WebKit).",
@@ -87,7 +87,9 @@ class ProgressPrinter:
         if report.failed:
             self.errors.append(f"{report.nodeid}: {report.longreprtext.strip()}")
 
-    def summary(self, *, report: str | None, engine: str | None = None) -> None:
+    def summary(
+        self, *, report: str | None, engine: str | None = None, keyword: str | None = None
+    ) -> None:
         """The failures, the matrix, the counts, the report's path, the WebKit notice."""
         # Imported by name: the harness is a layer below, outside mypy's files.
         matrix_text = importlib.import_module("gcbridge_harness.report").matrix_text
@@ -130,7 +132,7 @@ class ProgressPrinter:
             print("details: add --report DIR for timelines and screenshots", file=out)
         if not any(r["engine"] == "webkit" for r in self.rows):
             print("", file=out)
-            for line in webkit_notice(engine):
+            for line in webkit_notice(engine, keyword):
                 print(line, file=out)
         out.flush()
 
