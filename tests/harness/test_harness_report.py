@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import struct
 import zipfile
 import zlib
@@ -128,6 +129,11 @@ def test_report_shows_matrix_timelines_and_failure_artifacts(pytester: pytest.Py
         (trace,) = run["links"]  # type: ignore[misc]
         with zipfile.ZipFile(report_dir / str(trace)) as archive:
             assert any(name.endswith(".trace") for name in archive.namelist())
+            # issue 24 item 12: the kept trace holds no ssoData message part in clear
+            # (base64 of '{"' is "eyJ"; masked, 4 characters stay)
+            for name in archive.namelist():
+                data = archive.read(name).decode("utf-8", "replace")
+                assert not re.search(r"eyJ[A-Za-z0-9+/=]{12,}", data), name
     assert all(not run["collapsed"] for run in failed)
     for run in passed:
         assert run["collapsed"], "a passed run is one collapsed line"
