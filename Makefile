@@ -67,6 +67,7 @@ docs: venv
 # writes bench/out/ (ignored by git); BENCH_ARGS="--rows 1,2 --quick" for a partial run
 bench: setup
 	@$(PY) -m pip install -q -e ".[dev,bench]"
+	@echo "==> make bench writes bench/out/ (make bench-publish rewrites the committed bench/results.md)"
 	$(PY) bench/run.py $(BENCH_ARGS)
 
 # a full run that rewrites the committed bench/results.md and bench/results.json

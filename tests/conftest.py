@@ -22,10 +22,13 @@ cheap, always-on form of the check.
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
+ROOT = Path(__file__).resolve().parents[1]
 DEFAULTS_GROUP = "defaults"
 
 
@@ -72,3 +75,16 @@ def pytest_configure(config: pytest.Config) -> None:
     controller = config.pluginmanager.hasplugin("xdist") and not hasattr(config, "workerinput")
     if os.environ.get("GC_CLOCK_SKEW_FILE") and controller:
         config.pluginmanager.register(_XdistCollections(config), "gc-clock-skew-xdist")
+
+
+@pytest.fixture(scope="session")
+def gc_wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The wheel of this checkout, built once per session for every test that installs it."""
+    dist = tmp_path_factory.mktemp("wheel")
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(dist), str(ROOT)],
+        check=True,
+        timeout=300,
+    )
+    (built,) = dist.glob("gc_bridge-*-py3-none-any.whl")
+    return built

@@ -21,7 +21,8 @@ site_key_secret = "site-key-secret"
 
 def test_contract_sites_file_loads(tmp_path):
     f = tmp_path / "sites.toml"
-    f.write_text(CONTRACT_EXAMPLE)
+    # its 10-byte sso_secret is an example credential: the file says so (issue 25)
+    f.write_text(CONTRACT_EXAMPLE + "allow_weak_secret = true\n")
     sites = load_sites(f)
     assert sites.by_website_id("5f1c0ffee0ddba11c0ffee00") == EXAMPLE_SITE
     assert sites.by_shortname("demo") is sites.by_public_key("pk_demo")
@@ -57,7 +58,12 @@ def test_bad_site_fields_are_named(patch, reason):
         ("not toml = = =", "sites_file_invalid"),
         ("title = 'no sites'", "no_sites"),
         (CONTRACT_EXAMPLE + "colour = 'red'\n", "unknown_field"),
-        (CONTRACT_EXAMPLE * 2, "duplicate_site"),
+        ((CONTRACT_EXAMPLE + "allow_weak_secret = true\n") * 2, "duplicate_site"),
+        (CONTRACT_EXAMPLE, "weak_secret"),
+        (CONTRACT_EXAMPLE.replace('"sso-secret"', '"abcde"'), "weak_secret"),
+        (CONTRACT_EXAMPLE + "allow_weak_secret = 'yes'\n", "wrong_type"),
+        (CONTRACT_EXAMPLE.replace('"sk_demo"', "7"), "wrong_type"),
+        (CONTRACT_EXAMPLE.replace('"pk_demo"', "true"), "wrong_type"),
     ],
 )
 def test_bad_sites_file(tmp_path, text, reason):
@@ -100,3 +106,36 @@ def test_bad_retry_schedule(text):
 def test_sites_need_unique_ids():
     with pytest.raises(ConfigError):
         Sites([EXAMPLE_SITE, dataclasses.replace(EXAMPLE_SITE, shortname="b")])
+
+
+def test_a_duplicate_names_both_lines(tmp_path):
+    """Issue 25: duplicate_site names the line of each table, and the key."""
+    second = CONTRACT_EXAMPLE.replace('shortname = "demo"', 'shortname = "blog"')
+    f = tmp_path / "sites.toml"
+    f.write_text(
+        (CONTRACT_EXAMPLE + "allow_weak_secret = true\n") + second + "allow_weak_secret = true\n"
+    )
+    with pytest.raises(ConfigError) as err:
+        load_sites(f)
+    assert err.value.reason == "duplicate_site"
+    message = str(err.value)
+    assert f"{f}:12 [[site]] #2: website_id '5f1c0ffee0ddba11c0ffee00'" in message
+    assert f"{f}:2 [[site]] #1" in message
+
+
+def test_a_weak_secret_is_refused_with_the_issuers_rule(tmp_path):
+    from gcbridge.sso import SsoIssuer
+    from gcbridge.sso.errors import WeakSecret
+
+    f = tmp_path / "sites.toml"
+    f.write_text(CONTRACT_EXAMPLE.replace('"sso-secret"', '"abcde"'))
+    with pytest.raises(ConfigError) as err:
+        load_sites(f)
+    assert err.value.reason == "weak_secret" and ":2 [[site]] #1" in str(err.value)
+    assert "abcde" not in str(err.value)  # a secret, even a weak one, is never printed
+    with pytest.raises(WeakSecret):
+        SsoIssuer("abcde")
+    strong = "s" * 16  # the shortest the issuer takes loads too
+    SsoIssuer(strong)
+    f.write_text(CONTRACT_EXAMPLE.replace('"sso-secret"', f'"{strong}"'))
+    assert load_sites(f).by_shortname("demo").sso_secret == strong

@@ -348,3 +348,30 @@ def test_if_the_outbox_write_fails_the_comment_is_not_written(
             "SELECT content, status FROM comments WHERE id = ?", (kept["id"],)
         ).fetchone()
     assert tuple(row) == ("Hello", "approved")
+
+
+def test_the_site_is_named_by_its_shortname_or_its_24_hex_website_id(
+    emu: Emu, sign_in: SignIn, uniq: Callable[[str], str]
+) -> None:
+    """Issue 25: the emulator's own widget and comment routes take either name of a site."""
+    token, _ = sign_in()
+    uid = uniq("thread")
+    by_id = _post(emu.http, token, uid, "by id", website_id=EXAMPLE_SITE.website_id)
+    assert by_id.status_code == 201, by_id.text
+    by_name = _post(emu.http, token, uid, "by name", website_id=EXAMPLE_SITE.shortname)
+    assert by_name.json()["thread_id"] == by_id.json()["thread_id"]
+    for name in (EXAMPLE_SITE.shortname, EXAMPLE_SITE.website_id):
+        listing = emu.http.get("/api/pub/comments", params={"website_id": name, "uid": uid})
+        assert sorted(c["content"] for c in listing.json()["comments"]) == ["by id", "by name"]
+    # A session of one site is not good for the other under either name.
+    _error(_post(emu.http, token, uid, website_id=OTHER_SITE.website_id), 403, "wrong_site")
+    register = emu.http.post(
+        "/api/pub/auth/register",
+        json={
+            "website_id": EXAMPLE_SITE.website_id,
+            "username": uniq("reg"),
+            "email": f"{uniq('reg')}@example.com",
+            "password": "a long enough password 123",
+        },
+    )
+    assert register.status_code in (200, 201), register.text

@@ -36,6 +36,7 @@ shortname = "{s.shortname}"
 website_id = "{s.website_id}"
 sso_public_key = "{s.sso_public_key}"
 sso_secret = "{s.sso_secret}"
+allow_weak_secret = true
 account_token = "{s.account_token}"
 site_key_id = "{s.site_key_id}"
 site_key_secret = "{s.site_key_secret}"

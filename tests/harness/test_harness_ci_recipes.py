@@ -1,13 +1,16 @@
 """The CI recipes of harness/README.md, their shell commands run from a clean directory.
 
-Each recipe gets a fresh virtual environment without gc-bridge; the recipe's own
-``pip install`` puts the wheel built from this checkout in it. Its dependencies
-come from the development environment (a ``.pth`` to a copy of its site-packages
-without gc-bridge, and no package index), and the browser download step is
-replaced by the machine's Chromium (``GC_BROWSER``). ``PYTEST_ADDOPTS`` narrows
-the matrix to one scenario to keep the test short; the commands are the README's.
-So ``gcbridge harness run`` here is the installed wheel's, outside the checkout,
-with ``PYTHONPATH`` unset.
+Each recipe gets a fresh virtual environment of its own (no system site-packages,
+no link to the development environment); the recipe's own ``pip install`` puts
+the wheel built from this checkout in it, with the ``harness`` extra's
+dependencies from the package index (through pip's cache), exactly as on a CI
+runner. So a dependency the recipe needs and the extra lacks (pytest-xdist for
+``-n auto``) fails here. The browser download step is replaced by the machine's
+Chromium (``GC_BROWSER``). ``PYTEST_ADDOPTS`` narrows the matrix to one scenario
+to keep the test short; the commands are the README's. So ``gcbridge harness
+run`` here is the installed wheel's, outside the checkout, with ``PYTHONPATH``
+unset. The wheel is built once per session (``gc_wheel``); the tests are marked
+``wheel`` and share an xdist group so a parallel run installs them on one worker.
 """
 
 from __future__ import annotations
@@ -16,8 +19,6 @@ import os
 import re
 import subprocess
 import sys
-import sysconfig
-import venv
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -28,7 +29,13 @@ from test_harness_diagnosis import DROPS_CONFLICT
 from gcbridge.bridge import script
 from gcbridge.browser import find_chromium
 
-pytestmark = [pytest.mark.browser, pytest.mark.slow]
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.slow,
+    pytest.mark.wheel,
+    pytest.mark.xdist_group("wheel"),
+    pytest.mark.timeout(1200),
+]
 
 REPO = Path(__file__).resolve().parents[2]
 README = REPO / "harness" / "README.md"
@@ -57,46 +64,24 @@ def _recipes() -> dict[str, list[str]]:
     return recipes
 
 
-@pytest.fixture(scope="module")
-def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    dist = tmp_path_factory.mktemp("dist")
-    subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(dist), str(REPO)],
-        check=True,
-        timeout=300,
-    )
-    (built,) = dist.glob("gc_bridge-*.whl")
-    return built
-
-
 def _fresh_env(root: Path) -> Path:
-    """A venv whose only packages are the dev environment's, gc-bridge excepted.
+    """A venv of its own with pip and nothing else, as a CI runner's Python has.
 
-    The recipes install the ``harness`` extra and Chromium only, as a CI runner has
-    them: PyGObject (the ``webkit`` extra) is left out too, so WebKit is not found
-    there and the run is Chromium's, as in CI.
+    Not a copy or a link of the development environment: the recipe's ``pip
+    install`` brings every dependency. PyGObject (the ``webkit`` extra) is not
+    among them, so WebKit is not found there and the run is Chromium's, as in CI.
     """
-    venv.EnvBuilder(with_pip=False, symlinks=True).create(root / "venv")
-    shared = root / "shared"
-    shared.mkdir()
-    purelib = Path(sysconfig.get_paths()["purelib"])
-    skipped = (
-        r"(gc_bridge|gcbridge|_editable_impl_gc_bridge|__editable__|gi$|pygobject-|cairo$|pycairo-)"
-    )
-    for entry in purelib.iterdir():
-        if re.match(skipped, entry.name):
-            continue
-        (shared / entry.name).symlink_to(entry)
-    site = next((root / "venv" / "lib").glob("python3*/site-packages"))
-    (site / "_dev_environment.pth").write_text(f"{shared}\n", encoding="utf-8")
+    subprocess.run([sys.executable, "-m", "venv", str(root / "venv")], check=True, timeout=300)
+    cfg = (root / "venv" / "pyvenv.cfg").read_text(encoding="utf-8")
+    assert "include-system-site-packages = false" in cfg
     return root / "venv" / "bin"
 
 
 def _environ(bin_dir: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "PYTEST", "PIP"))}
+    # The machine's pip settings (index, certificates) stay: they are how a runner installs.
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "PYTEST"))}
     env.update(
         PATH=f"{bin_dir}{os.pathsep}{env.get('PATH', '')}",
-        PIP_NO_INDEX="1",
         PIP_DISABLE_PIP_VERSION_CHECK="1",
         GC_BROWSER=find_chromium(),
         PYTEST_ADDOPTS="-k login_on_ready",
@@ -106,7 +91,10 @@ def _environ(bin_dir: Path) -> dict[str, str]:
 
 
 @pytest.mark.parametrize("recipe", ["github", "gitlab"])
-def test_ci_recipe_runs_from_a_clean_directory(tmp_path: Path, wheel: Path, recipe: str) -> None:
+def test_ci_recipe_runs_from_a_clean_directory(
+    tmp_path: Path, gc_wheel: Path, recipe: str
+) -> None:
+    wheel = gc_wheel
     commands = _recipes()[recipe]
     wanted = re.search(r"\./ci/(gc_bridge-[^\"\[]+\.whl)", "\n".join(commands))
     assert wanted and wanted.group(1) == wheel.name, "the recipes name the current wheel"
@@ -180,7 +168,7 @@ def test_ci_recipe_runs_from_a_clean_directory(tmp_path: Path, wheel: Path, reci
             text=True,
             timeout=120,
         )
-        assert missing.returncode == 4
+        assert missing.returncode == 2
         assert missing.stderr.strip().splitlines() == [
             "gcbridge harness: error [bridge_not_found]: --bridge nosuch.js: no such file"
         ]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import struct
 import zipfile
 import zlib
@@ -32,8 +33,19 @@ class _Report(HTMLParser):
             self.external.append(tag)
         if tag == "td" and "data-engine" in a:
             self.cells.append(a)
-        if tag == "section" and "run" in a.get("class", ""):
-            self.runs.append({**a, "timelines": [], "images": [], "links": [], "diagnosis": []})
+        if tag in ("section", "details") and "run" in a.get("class", "").split():
+            # a failure is an open section; a passed run, a collapsed <details>
+            collapsed = tag == "details" and "open" not in a
+            self.runs.append(
+                {
+                    **a,
+                    "timelines": [],
+                    "images": [],
+                    "links": [],
+                    "diagnosis": [],
+                    "collapsed": collapsed,
+                }
+            )
         if tag == "pre" and a.get("class") == "timeline":
             self._in = "timelines"
         if tag == "p" and a.get("class") == "diagnosis":
@@ -117,6 +129,13 @@ def test_report_shows_matrix_timelines_and_failure_artifacts(pytester: pytest.Py
         (trace,) = run["links"]  # type: ignore[misc]
         with zipfile.ZipFile(report_dir / str(trace)) as archive:
             assert any(name.endswith(".trace") for name in archive.namelist())
+            # issue 24 item 12: the kept trace holds no ssoData message part in clear
+            # (base64 of '{"' is "eyJ"; masked, 4 characters stay)
+            for name in archive.namelist():
+                data = archive.read(name).decode("utf-8", "replace")
+                assert not re.search(r"eyJ[A-Za-z0-9+/=]{12,}", data), name
+    assert all(not run["collapsed"] for run in failed)
     for run in passed:
+        assert run["collapsed"], "a passed run is one collapsed line"
         assert run["images"] == [] and run["links"] == []
         assert "inject gcSsoLogin" in "".join(run["timelines"])  # type: ignore[arg-type]

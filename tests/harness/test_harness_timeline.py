@@ -80,7 +80,7 @@ def test_a_dropped_event_is_named_with_its_time() -> None:
 
 def test_gc_sso_login_before_gc_ready() -> None:
     app = _App()
-    app.timeline.add_at(0.1, "inject gcSsoLogin", "early, at document-end, as ada")
+    app.timeline.add_at(0.1, "inject gcSsoLogin", "early, at document-end, as app user ada")
     app.timeline.add_at(0.3, "widget emitted", "gc-ready (origin http://w, JSON string)")
     _receive(app, 0.31, "gc-ready")
 

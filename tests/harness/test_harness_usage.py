@@ -109,17 +109,20 @@ def test_browser_that_cannot_launch_stops_the_run_with_one_line(pytester: pytest
     assert "1 error" in result.stdout.str()  # the first scenario only, not the whole matrix
 
 
-def test_cli_usage_errors_exit_4(tmp_path, capsys) -> None:
+def test_cli_usage_errors_exit_2_like_every_gcbridge_command(tmp_path, capsys) -> None:
     from gcbridge.cli import main
 
     with pytest.raises(SystemExit) as missing_option:
         main(["harness", "run"])
-    assert missing_option.value.code == 4
+    assert missing_option.value.code == 2
     assert "--bridge" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as bad_engine:
+        main(["harness", "run", "--bridge", "b.js", "--engine", "gecko"])
+    assert bad_engine.value.code == 2
 
-    assert main(["harness", "run", "--bridge", str(tmp_path / "nosuch.js")]) == 4
+    assert main(["harness", "run", "--bridge", str(tmp_path / "nosuch.js")]) == 2
     assert capsys.readouterr().err.strip().endswith("nosuch.js: no such file")
-    assert main(["harness", "run", "--bridge", str(tmp_path)]) == 4
+    assert main(["harness", "run", "--bridge", str(tmp_path)]) == 2
     assert "a directory, not bridge.js" in capsys.readouterr().err
 
 

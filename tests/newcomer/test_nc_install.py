@@ -22,7 +22,12 @@ from pathlib import Path
 import pytest
 from nc_support import ROOT, Lines
 
-pytestmark = [pytest.mark.slow, pytest.mark.timeout(1800)]
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.wheel,
+    pytest.mark.xdist_group("wheel"),
+    pytest.mark.timeout(1800),
+]
 
 
 def sh(argv: list[str], *, cwd: Path, env: dict[str, str] | None = None, timeout: float = 900):
@@ -64,14 +69,8 @@ def work(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def wheel(work: Path) -> Path:
-    dist = work / "dist"
-    run = sh(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(dist), "."], cwd=ROOT
-    )
-    assert run.returncode == 0, run.stdout + run.stderr
-    (built,) = dist.glob("gc_bridge-*-py3-none-any.whl")
-    return built
+def wheel(gc_wheel: Path) -> Path:
+    return gc_wheel  # built once per session (tests/conftest.py), shared with the CI recipes
 
 
 @pytest.fixture(scope="module")

@@ -92,8 +92,8 @@ BAD = {
         '[[site]]\nshortname = "demo"\nwebsite_id = "5f1c0ffee0ddba11c0ffee00"\n'
         'sso_public_key = "pk"\nsso_secret = 7\naccount_token = "t"\nsite_key_id = "k"\n'
         'site_key_secret = "s"\n',
-        "missing_field",
-        ":1 [[site]] #1: site 'demo': sso_secret must be a non-empty string",
+        "wrong_type",
+        ":1 [[site]] #1: site 'demo': sso_secret must be a quoted string, not int",
     ),
     "empty": ("# nothing\n", "no_sites", "has no [[site]] table"),
 }

@@ -42,6 +42,7 @@ shortname = "demo"
 website_id = "5f1c0ffee0ddba11c0ffee00"
 sso_public_key = "pk_demo"
 sso_secret = "sso-secret"
+allow_weak_secret = true  # the short example credentials of contract.md
 account_token = "acct-token"
 site_key_id = "sk_demo"
 site_key_secret = "site-key-secret"

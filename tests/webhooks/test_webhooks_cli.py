@@ -132,3 +132,20 @@ def test_listen_verifies_and_prints_a_real_signed_post():
         proc.wait(timeout=10)
         proc.stdout.close()
         proc.stderr.close()
+
+
+def test_sign_without_a_timestamp_signs_now(monkeypatch, capsys, tmp_path):
+    """Issue 25: `webhooks sign` has a "now" default, the time it signs at."""
+    import gcbridge.cli.webhooks_cmd as cmd
+    from gcbridge.webhooks import verify_signature
+
+    monkeypatch.setenv("GC_TEST_WH", SECRET)
+    body = tmp_path / "body.json"
+    body.write_bytes(b'{"x":1}')
+    monkeypatch.setattr(cmd, "_now_ms", lambda: 1_800_000_000_123)
+    assert main(["webhooks", "sign", "--secret-env", "GC_TEST_WH", str(body)]) == 0
+    out = capsys.readouterr()
+    headers = dict(line.split(": ", 1) for line in out.out.strip().splitlines())
+    assert headers["X-Webhook-Timestamp"] == "1800000000123"
+    assert "looks like seconds" not in out.err
+    verify_signature(SECRET, b'{"x":1}', headers, now=1_800_000_000.123)

@@ -180,7 +180,7 @@ class AppDecisions:
 
     def _login(self, sso_data: str, trigger: str) -> None:
         username = self.user.username if self.user is not None else "?"
-        self.timeline.add("inject gcSsoLogin", f"after {trigger}, as {username}")
+        self.timeline.add("inject gcSsoLogin", f"after {trigger}, as app user {username}")
         # Recorded first: while the engine evaluates, the app may already react to the
         # next event (as a native app does while evaluateJavaScript runs).
         index = len(self.injected)
@@ -216,6 +216,7 @@ class AppDecisions:
         self.leaks.remember(sso_data)
         self.injected.append(Injection("early", sso_data))
         self.timeline.add(
-            "inject gcSsoLogin", f"early, at {self.injection_point}, as {self.user.username}"
+            "inject gcSsoLogin",
+            f"early, at {self.injection_point}, as app user {self.user.username}",
         )
         return f"try {{ window.gcSsoLogin({json.dumps(sso_data)}); }} catch (e) {{}}"

@@ -16,6 +16,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
+from gcbridge_harness.report.leaks import PLACES
 from gcbridge_harness.report.timeline import Timeline, TimelineEntry
 
 __all__ = ["diagnose", "LOGIN_REASONS"]
@@ -35,21 +36,6 @@ LOGIN_REASONS = {
     "username_conflict": "the username is taken: answer gc-sso-conflict with a corrected username",
 }
 
-_LEAK_PLACES = (
-    ("page href", "ssoData appeared in the page URL"),
-    ("history entry", "ssoData appeared in the navigation history"),
-    ("request URL", "ssoData was sent in a request URL"),
-    ("Referer", "ssoData was sent in a Referer header"),
-    ("Cookie", "ssoData was sent in a cookie"),
-    ("body of", "ssoData was sent in a request body other than the login call's"),
-    ("historyState", "ssoData was stored in history.state"),
-    ("localStorage", "ssoData was stored in localStorage"),
-    ("sessionStorage", "ssoData was stored in sessionStorage"),
-    ("console", "ssoData was printed to the console"),
-    ("storage state", "ssoData was kept in the WebView's storage"),
-)
-
-
 def _t(entry: TimelineEntry) -> str:
     return f"{entry.at:.2f} s"
 
@@ -66,12 +52,26 @@ def _installed_at(app: Any, timeline: Timeline) -> float:
     return 0.0
 
 
+def _leak_places(app: Any, failure: str) -> list[str]:
+    """The places the leak check named, from the launch's checker or else the failure text."""
+    places: list[str] = []
+    found = getattr(getattr(app, "leaks", None), "leaks", None)
+    if callable(found):
+        places = [leak.place for leak in found()]
+    if not places:  # each line of the check's failure is "  <where> (<place>): <excerpt>"
+        places = re.findall(r"^\s+\S[^\n]*? \(([^()\n]+)\): ", failure, flags=re.M)
+    order = [words for _, words in PLACES]
+    return sorted(dict.fromkeys(places), key=lambda p: order.index(p) if p in order else 99)
+
+
 def _leaks(app: Any, timeline: Timeline, failure: str) -> list[str]:
     if "ssoData leaked" not in failure:
         return []
-    for needle, words in _LEAK_PLACES:
-        if needle in failure:
-            return [f"{words}: your bridge must hand ssoData to the widget by postMessage only"]
+    places = _leak_places(app, failure)
+    if places:
+        where = places[0] if len(places) == 1 else ", ".join(places[:-1]) + " and " + places[-1]
+        advice = "your bridge must hand ssoData to the widget by postMessage only"
+        return [f"ssoData {where}: {advice}"]
     return ["ssoData leaked outside the login call: your bridge must only postMessage it"]
 
 

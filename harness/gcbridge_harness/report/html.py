@@ -2,13 +2,17 @@
 
 ``DIR/index.html`` is self-contained (inline CSS, no script, no CDN: it opens
 from disk): the matrix on top (scenarios down, engine x injection point across),
-then one section per run: outcome, diagnosis, the timeline of every launch, and
-for a failure the widget's last screenshot and, in Chromium, the Playwright trace
+then one section per run in the matrix's order (failures first; scenario, engine,
+injection point): outcome, diagnosis, the timeline of every launch, and for a
+failure the widget's last screenshot and, in Chromium, the Playwright trace
 (``playwright show-trace DIR/artifacts/<run>.trace.zip``) under ``DIR/artifacts/``.
+Failures are open; passed and skipped runs are one collapsed line each (a
+skipped one with its reason), so a green matrix is a short page.
 
 A row is the dict :mod:`gcbridge_harness.report.reporting` builds per run: ``nodeid``,
 ``scenario``, ``engine``, ``point``, ``outcome`` (passed/failed/skipped),
-``message``, ``diagnosis``, ``timelines``, ``screenshots``, ``traces``.
+``message``, ``diagnosis``, ``timelines``, ``screenshots``, ``traces``, and for a
+skipped run ``skip_reason``.
 """
 
 from __future__ import annotations
@@ -34,6 +38,8 @@ td.passed { background: #dff5df; } td.failed { background: #f9d6d5; font-weight:
 td.skipped { background: #eee; color: #777; } td.none { background: #fff; }
 td a { color: inherit; }
 section.run { border-top: 1px solid #ddd; padding: .5em 0; }
+details.run { border-top: 1px solid #eee; padding: .15em 0; }
+details.run > summary { cursor: pointer; color: #555; }
 section.failed h3 { color: #a00; }
 pre { background: #f6f6f6; padding: .6em; overflow-x: auto; font-size: 12px; }
 p.diagnosis { background: #fff4d6; padding: .4em .6em; border-left: 4px solid #e0a800; }
@@ -109,14 +115,31 @@ def _matrix_html(rows: list[dict[str, Any]], anchors: dict[int, str]) -> str:
     return "".join(out)
 
 
+def _run_order(row: dict[str, Any]) -> tuple[bool, str, tuple[int, int, str], str]:
+    """Failures first, then by scenario and the matrix's column order (not the ids' ABC)."""
+    column = _sort_key((row["engine"], row["point"]))
+    return (row["outcome"] != "failed", row["scenario"], column, row["nodeid"])
+
+
 def _run_html(row: dict[str, Any], anchor: str) -> str:
     outcome = row["outcome"]
     title = f"{row['scenario']} — {row['engine']}, {row['point']}: {outcome}"
-    out = [
-        f'<section class="run {outcome}" id="{anchor}" data-nodeid="{html.escape(row["nodeid"])}">',
-        f"<h3>{html.escape(title)}</h3>",
-        f"<p><code>{html.escape(row['nodeid'])}</code></p>",
-    ]
+    nodeid = html.escape(row["nodeid"])
+    if outcome == "failed":
+        out = [
+            f'<section class="run {outcome}" id="{anchor}" data-nodeid="{nodeid}">',
+            f"<h3>{html.escape(title)}</h3>",
+        ]
+        end = "</section>"
+    else:  # one collapsed line; opened on demand
+        if row.get("skip_reason"):
+            title += f" ({row['skip_reason']})"
+        out = [
+            f'<details class="run {outcome}" id="{anchor}" data-nodeid="{nodeid}">',
+            f"<summary>{html.escape(title)}</summary>",
+        ]
+        end = "</details>"
+    out.append(f"<p><code>{nodeid}</code></p>")
     if row.get("message"):
         out.append(f'<pre class="message">{html.escape(row["message"])}</pre>')
     out += [f'<p class="diagnosis">{html.escape(line)}</p>' for line in row.get("diagnosis", [])]
@@ -133,14 +156,14 @@ def _run_html(row: dict[str, Any], anchor: str) -> str:
             f'<p>Playwright trace: <a href="{html.escape(trace)}">{html.escape(trace)}</a> '
             f"(open with <code>playwright show-trace {html.escape(trace)}</code>)</p>"
         )
-    out.append("</section>")
+    out.append(end)
     return "\n".join(out)
 
 
 def write_report(directory: Path, rows: list[dict[str, Any]], *, bridge: str) -> Path:
     """Write ``directory/index.html`` for ``rows``; returns its path."""
     directory.mkdir(parents=True, exist_ok=True)
-    ordered = sorted(rows, key=lambda r: (r["outcome"] != "failed", r["scenario"], r["nodeid"]))
+    ordered = sorted(rows, key=_run_order)
     anchors = {id(row): f"run-{number}" for number, row in enumerate(ordered, 1)}
     counts = {outcome: 0 for outcome in SYMBOLS}
     for row in rows:

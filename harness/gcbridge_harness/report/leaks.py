@@ -12,18 +12,39 @@ sessionStorage of the page and of every origin in the context's storage state.
 Each ssoData is searched in the forms a leak would take: as is, URL-encoded
 (``%20`` and ``+``), and by its signature and message parts alone, so a partial
 or re-encoded copy is found too.
+
+Nothing the harness writes shows an ssoData part in clear: :func:`mask_sso`
+masks every form of every part (message, signature, and the timestamp where it
+follows the signature) in a leak's place and excerpt, and
+:func:`mask_trace` does the same in every file of a Playwright trace before the
+report keeps it. Each :class:`SsoLeak` names its place in an app team's words
+(:attr:`SsoLeak.place`): the console, localStorage, a request body, ...
 """
 
 from __future__ import annotations
 
 import json
+import os
+import tempfile
+import zipfile
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 from urllib.parse import quote, quote_plus, urlsplit
 
 from gcbridge_harness.report.timeline import mask
 
-__all__ = ["SsoLeakChecker", "SsoLeak", "needles_for", "PAGE_STATE_JS"]
+__all__ = [
+    "SsoLeakChecker",
+    "SsoLeak",
+    "needles_for",
+    "mask_sso",
+    "mask_trace",
+    "place_of",
+    "PLACES",
+    "PAGE_STATE_JS",
+]
 
 LOGIN_PATH = "/api/pub/sso/login"
 
@@ -47,15 +68,50 @@ PAGE_STATE_JS = """() => {
 }"""
 
 
+# (how what the checker records starts, the place in an app team's words), in the
+# order a diagnosis names them; "GET request URL" matches "request URL".
+PLACES = (
+    ("page href", "appeared in the page URL"),
+    ("history entry", "appeared in the navigation history"),
+    ("navigation URL", "appeared in a navigated URL"),
+    ("request URL", "was sent in a request URL"),
+    ("Referer header", "was sent in a Referer header"),
+    ("Cookie header", "was sent in a cookie"),
+    ("body of", "was sent in a request body other than the login call's"),
+    ("page referrer", "appeared in document.referrer"),
+    ("page cookie", "was stored in a cookie"),
+    ("page historyState", "was stored in history.state"),
+    ("page sessionStorage", "was stored in sessionStorage"),
+    ("page localStorage", "was stored in localStorage"),
+    ("localStorage", "was stored in localStorage"),
+    ("storage state", "was kept in the WebView's storage state"),
+    ("console.", "was printed to the console"),
+)
+
+
+def place_of(where: str) -> str:
+    """Where a leak was found, in an app team's words (``was printed to the console``)."""
+    after_method = where.split(" ", 1)[-1]
+    for start, words in PLACES:
+        if where.startswith(start) or after_method.startswith(start):
+            return words
+    return f"was found in {where}"
+
+
 @dataclass(frozen=True)
 class SsoLeak:
-    """One place where (part of) an ssoData was found."""
+    """One place where (part of) an ssoData was found (both fields already masked)."""
 
     where: str
     excerpt: str
 
+    @property
+    def place(self) -> str:
+        """The place in an app team's words, e.g. ``was stored in localStorage``."""
+        return place_of(self.where)
+
     def __str__(self) -> str:
-        return f"{self.where}: {self.excerpt}"
+        return f"{self.where} ({self.place}): {self.excerpt}"
 
 
 def needles_for(sso_data: str) -> set[str]:
@@ -68,6 +124,52 @@ def needles_for(sso_data: str) -> set[str]:
         if len(part) >= 16:
             needles |= {part, quote(part, safe=""), quote_plus(part)}
     return {n for n in needles if n}
+
+
+def _forms(sso_data: str) -> list[str]:
+    """Every string to mask for ``sso_data``, longest first (so a whole one goes as one)."""
+    forms = set(needles_for(sso_data))
+    parts = sso_data.split(" ")
+    if len(parts) == 3:
+        # The timestamp alone is too short to search for, but never stays beside its signature.
+        _, signature, timestamp = parts
+        for sep in (" ", "%20", "+"):
+            forms.add(f"{signature}{sep}{timestamp}")
+    return sorted(forms, key=len, reverse=True)
+
+
+def mask_sso(text: str, sso_data: Iterable[str]) -> str:
+    """``text`` with every form of every part of each ``sso_data`` masked."""
+    for form in sorted({f for s in sso_data for f in _forms(s)}, key=len, reverse=True):
+        if form in text:
+            text = text.replace(form, mask(form))
+    return text
+
+
+def mask_trace(path: Path, sso_data: Iterable[str]) -> None:
+    """Rewrite the Playwright trace ``path`` with every ssoData part masked in every file.
+
+    A trace keeps request bodies, evaluated arguments and DOM snapshots in clear;
+    the report's copy must not. Files that hold none are copied unchanged.
+    """
+    forms = sorted({f for s in sso_data for f in _forms(s)}, key=len, reverse=True)
+    if not forms:
+        return
+    encoded = [(f.encode(), mask(f).encode()) for f in forms]
+    fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".zip")
+    os.close(fd)
+    try:
+        with zipfile.ZipFile(path) as src, zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as dst:
+            for info in src.infolist():
+                data = src.read(info)
+                for form, masked in encoded:
+                    if form in data:
+                        data = data.replace(form, masked)
+                dst.writestr(info, data)
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
 
 
 @dataclass
@@ -138,26 +240,28 @@ class SsoLeakChecker:
         self._seen.append(("storage state", json.dumps(context.storage_state())))
 
     def leaks(self) -> list[SsoLeak]:
-        """Every recorded place holding one of the remembered ssoData."""
+        """Every recorded place holding one of the remembered ssoData (masked)."""
         found: list[SsoLeak] = []
         for sso_data in self.sso_data:
             needles = needles_for(sso_data)
+            markers = {mask(form) for form in _forms(sso_data)}
             for where, text in self._seen:
-                hit = next((n for n in needles if n in text), None)
-                if hit is not None:
-                    at = text.index(hit)
-                    excerpt = text[max(0, at - 40) : at + len(hit) + 40]
-                    # The failure message must not print the ssoData either.
-                    found.append(SsoLeak(where, excerpt.replace(hit, mask(hit))))
+                if not any(n in text for n in needles):
+                    continue
+                # Masked whole first, then cut: an excerpt's edge never bares part of a secret.
+                masked = mask_sso(text, self.sso_data)
+                at = min((masked.find(m) for m in markers if m in masked), default=0)
+                excerpt = masked[max(0, at - 40) : at + 60]
+                found.append(SsoLeak(mask_sso(where, self.sso_data), excerpt))
         return found
 
     def check(self, context: Any | None = None) -> None:
-        """Snapshot ``context`` (if given) and fail with every leak found."""
+        """Snapshot ``context`` (if given) and fail with every leak found, each place named."""
         if context is not None:
             self.snapshot(context)
         found = self.leaks()
         if found:
             lines = "\n  ".join(str(leak) for leak in found[:20])
             raise AssertionError(
-                f"ssoData leaked outside the body of POST {LOGIN_PATH}:\n  {lines}"
+                f"ssoData leaked outside the login call (POST {LOGIN_PATH}):\n  {lines}"
             )

@@ -9,7 +9,10 @@
 - ``--gc-bridge`` that is missing or unreadable, or a browser that was asked for
   and is not there, is one usage error (exit 4); a run whose scenarios were all
   skipped fails (exit 1): zero executed scenarios is never success;
-- ``--gc-report DIR`` writes ``DIR/index.html`` (:mod:`gcbridge_harness.report.html`).
+- ``--gc-report DIR`` writes ``DIR/index.html`` (:mod:`gcbridge_harness.report.html`);
+- no ssoData part is written in clear: the failure text, the timelines, the
+  report's rows and the Playwright traces it keeps are masked with every ssoData
+  the launches handed out (:func:`gcbridge_harness.report.leaks.mask_sso`).
 
 Registered by :mod:`gcbridge_harness.plugin`; works under pytest-xdist (each
 worker adds its row to its reports, the controller writes the report).
@@ -29,6 +32,7 @@ import pytest
 import gcbridge_harness
 from gcbridge_harness.report import observe
 from gcbridge_harness.report.diagnosis import diagnose
+from gcbridge_harness.report.leaks import mask_sso, mask_trace
 
 __all__ = ["APPS", "scenario_params", "bridge_path"]
 
@@ -36,6 +40,7 @@ APPS = pytest.StashKey[list[Any]]()
 """The launches of a test (set by the ``native_app`` fixture)."""
 _FAILED = pytest.StashKey[list[str]]()
 _SKIPPED = pytest.StashKey[bool]()
+_SKIP_REASON = pytest.StashKey[str]()
 _REPORT_DIR = pytest.StashKey[Path]()
 
 _PACKAGE_DIR = Path(gcbridge_harness.__file__).resolve().parent
@@ -169,6 +174,11 @@ def scenario_params(item: pytest.Item) -> tuple[str, str, str]:
     return f"{module}: {scenario}", engine, point
 
 
+def _sso_data(apps: list[Any]) -> list[str]:
+    """Every ssoData the launches handed to a page (what must never be written in clear)."""
+    return [s for app in apps for s in getattr(getattr(app, "leaks", None), "sso_data", [])]
+
+
 def _section(item: pytest.Item, apps: list[Any], failure: str) -> tuple[str, list[str]]:
     scenario, engine, point = scenario_params(item)
     lines = [f"{scenario} in {engine}, bridge injected at {point}"]
@@ -182,7 +192,8 @@ def _section(item: pytest.Item, apps: list[Any], failure: str) -> tuple[str, lis
     lines += [f"diagnosis: {line}" for line in found] or [
         "diagnosis: no known pattern fits; read the timeline above"
     ]
-    return "\n".join(lines), found
+    secrets = _sso_data(apps)
+    return mask_sso("\n".join(lines), secrets), [mask_sso(f, secrets) for f in found]
 
 
 def _annotate(report: pytest.TestReport, text: str, found: list[str]) -> None:
@@ -214,16 +225,34 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
         if apps:
             text, found = _section(item, apps, str(report.longrepr))
             _annotate(report, text, found)
+            _mask_longrepr(report, _sso_data(apps))
     if report.skipped:
         item.stash[_SKIPPED] = True
+        item.stash[_SKIP_REASON] = _skip_reason(report)
     if report.when == "setup" and report.failed and "BrowserType.launch" in report.longreprtext:
         _browser_cannot_launch(item, report)
     if report.when == "teardown":
         row = _row(item, apps, failed)
         if item.stash.get(_SKIPPED, False) and not failed:
             row["outcome"] = "skipped"
+            row["skip_reason"] = item.stash.get(_SKIP_REASON, "")
         report.gc_scenario = row  # type: ignore[attr-defined]
     return report
+
+
+def _skip_reason(report: pytest.TestReport) -> str:
+    """Why a run was skipped, as ``pytest.skip`` said it (without pytest's ``Skipped:``)."""
+    longrepr = report.longrepr
+    text = longrepr[2] if isinstance(longrepr, tuple) and len(longrepr) == 3 else str(longrepr)
+    return str(text).removeprefix("Skipped: ").strip()[:300]
+
+
+def _mask_longrepr(report: pytest.TestReport, secrets: list[str]) -> None:
+    """A failure whose text shows an ssoData part (an assertion on it) is kept masked."""
+    text = str(report.longrepr)
+    masked = mask_sso(text, secrets)
+    if masked != text:
+        report.longrepr = masked
 
 
 def _browser_cannot_launch(item: pytest.Item, report: pytest.TestReport) -> None:
@@ -246,6 +275,7 @@ def _row(item: pytest.Item, apps: list[Any], failed: list[str]) -> dict[str, Any
     shots: list[str] = []
     traces: list[str] = []
     safe = re.sub(r"[^A-Za-z0-9_.-]+", "_", item.nodeid.split("::", 1)[-1])[:120].strip("_")
+    secrets = _sso_data(apps)
     for number, app in enumerate(apps, 1):
         trace = getattr(app, "trace_path", None)
         if failed and directory is not None:
@@ -256,6 +286,7 @@ def _row(item: pytest.Item, apps: list[Any], failed: list[str]) -> dict[str, Any
                 shots.append(f"artifacts/{shot.name}")
             if trace is not None and Path(trace).is_file():
                 kept = directory / "artifacts" / f"{safe}-{number}.trace.zip"
+                mask_trace(Path(trace), secrets)  # it holds request bodies and arguments
                 shutil.move(str(trace), kept)
                 traces.append(f"artifacts/{kept.name}")
         if trace is not None:
@@ -269,9 +300,9 @@ def _row(item: pytest.Item, apps: list[Any], failed: list[str]) -> dict[str, Any
         "engine": engine,
         "point": point,
         "outcome": "failed" if failed else "passed",
-        "message": failed[0] if failed else "",
-        "diagnosis": diagnosis if failed else [],
-        "timelines": [app.timeline.format() for app in apps],
+        "message": mask_sso(failed[0], secrets) if failed else "",
+        "diagnosis": [mask_sso(d, secrets) for d in diagnosis] if failed else [],
+        "timelines": [mask_sso(app.timeline.format(), secrets) for app in apps],
         "screenshots": shots,
         "traces": traces,
     }

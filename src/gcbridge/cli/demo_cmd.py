@@ -53,7 +53,11 @@ def run(args: argparse.Namespace) -> int:
     """Handler of ``gcbridge demo``."""
     from gcbridge.cli.extras import require_extra
 
-    require_extra("gcbridge demo", "demo", ("fastapi", "uvicorn", "httpx", "icu", "playwright"))
+    require_extra(
+        "gcbridge demo",
+        "demo",
+        ("fastapi", "uvicorn", "httpx", "icu", "fastapi_offline", "playwright"),
+    )
     from gcbridge.demo.paths import absolute
     from gcbridge.demo.runner import DemoOptions, choose_mode, run_demo
 

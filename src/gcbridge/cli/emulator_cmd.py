@@ -18,7 +18,7 @@ __all__ = ["register", "run"]
 
 _LOG_LEVELS = ("critical", "error", "warning", "info", "debug")
 # What ``gcbridge emulator`` imports beyond the base install: the [emulator] extra.
-EMULATOR_MODULES = ("fastapi", "uvicorn", "httpx", "icu")  # icu: pyicu-wheels
+EMULATOR_MODULES = ("fastapi", "uvicorn", "httpx", "icu", "fastapi_offline")  # icu: pyicu-wheels
 
 
 def _port(text: str) -> int:
@@ -113,6 +113,9 @@ def register(parser: argparse.ArgumentParser) -> None:
     ready_help = "wait until an emulator answers (exit 0), or give up after --timeout (exit 1)"
     ready = sub.add_parser("ready", allow_abbrev=False, help=ready_help, description=ready_help)
     emulator_ready.register(ready)
+    from gcbridge.cli.unknown_option import blame_unknown_options
+
+    blame_unknown_options(parser)  # "--prot 8000" names --prot, not the `ready` sub-command
     exec_help = "start an emulator, run CMD against it (its URL and credentials in the environment)"
     exec_parser = sub.add_parser(
         "exec",
@@ -229,12 +232,14 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace, stack: Any) -> int:
+    from gcbridge.cli.emulator_banner import start_lines
     from gcbridge.cli.foreground import serve_foreground
 
     sock, settings, app = prepare(args, stack, announce=True)
     port = settings.port
 
     def ready() -> None:
+        print("\n".join(start_lines(_url(args.host, port))), flush=True)
         print(f"gcbridge emulator ready on {_url(args.host, port)}", flush=True)
 
     return serve_foreground(
@@ -262,6 +267,7 @@ def prepare(args: argparse.Namespace, stack: Any, *, announce: bool) -> tuple[An
 
     from gcbridge.cli.ports import bind_port
     from gcbridge.emulator.app import create_app
+    from gcbridge.emulator.datalock import lock_data_dir
     from gcbridge.emulator.settings import Settings
     from gcbridge.emulator.sites import load_sites
 
@@ -273,11 +279,14 @@ def prepare(args: argparse.Namespace, stack: Any, *, announce: bool) -> tuple[An
     # run that cannot listen must leave nothing behind.
     sock = bind_port(args.host, args.port)
     try:
+        data_dir = data_dir_of(args, stack)
+        # held until the stack closes (another emulator on it: one line, data_dir_in_use)
+        stack.enter_context(lock_data_dir(data_dir))
         port = sock.getsockname()[1]
         settings = Settings.from_options(
             host=args.host,
             port=port,
-            data_dir=data_dir_of(args, stack),
+            data_dir=data_dir,
             sites_file=args.sites,
             front_url=args.front_url,
             retry_schedule=args.retry_schedule,

@@ -8,27 +8,32 @@
 Runs the same scenarios as ``pytest --pyargs gcbridge_harness.scenarios``,
 prints one line per scenario as it ends and the summary matrix (scenarios down,
 engine x injection point across), writes the HTML report with ``--report``.
-Exit codes: 0 every scenario passed, 1 a scenario failed (or none ran), 4 a
-usage error (no bridge file, unknown engine, -k matching nothing), 2 when the
-harness extra is not installed. The run ignores the current directory's pytest
-configuration and conftest files: it is the same run wherever it starts.
+Exit codes: 0 every scenario passed, 1 a scenario failed (or none ran), 2 a
+usage error (no bridge file, unknown engine, -k matching nothing, the harness
+extra not installed), as every gcbridge command; 130 stopped by Ctrl-C (one
+line). When WebKit did not run, the output ends with a notice saying so and how
+to install it. The run ignores the current directory's pytest
+configuration and conftest files (it runs from a temporary directory of its own,
+with ``--confcutdir`` there): it is the same run wherever it starts.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib.util
 import sys
 import tempfile
-import time
 from pathlib import Path
-from typing import Any, TextIO
+
+from gcbridge.cli.harness_progress import Interrupt, ProgressPrinter
 
 __all__ = ["register", "run", "ProgressPrinter"]
 
-USAGE_ERROR = 4
+USAGE_ERROR = 2
+_PYTEST_USAGE_ERROR = 4
 ENGINES = ("chromium", "webkit", "all")
-_NEEDS = ("pytest", "playwright", "pytest_playwright", "uvicorn", "fastapi")
+_NEEDS = ("pytest", "playwright", "pytest_playwright", "uvicorn", "fastapi", "fastapi_offline")
 
 
 def register(parser: argparse.ArgumentParser) -> None:
@@ -37,7 +42,11 @@ def register(parser: argparse.ArgumentParser) -> None:
     run_parser = sub.add_parser(
         "run",
         help="run the harness scenarios against a bridge.js",
-        description="Run the harness scenarios against your copy of bridge.js in a real browser.",
+        description="Run the harness scenarios against your copy of bridge.js in a real browser. "
+        "Exit status: 0 all passed, 1 a scenario failed or none ran, 2 a usage error, "
+        "130 Ctrl-C. A run without WebKit ends with a notice saying so (iOS apps run in "
+        "WebKit); --engine all fails instead when an engine is missing. The current "
+        "directory's pytest configuration and conftest.py are not used.",
     )
     run_parser.add_argument(
         "--bridge", required=True, metavar="PATH", help="the bridge.js your app injects"
@@ -46,10 +55,14 @@ def register(parser: argparse.ArgumentParser) -> None:
         "--engine",
         choices=ENGINES,
         default=None,
-        help="browser engine(s) to run in (default: every engine installed here)",
+        help="browser engine(s) to run in (default: every engine installed here; "
+        "all: fail when one is missing)",
     )
     run_parser.add_argument(
-        "--report", metavar="DIR", help="write an HTML report (DIR/index.html) and artifacts"
+        "--report",
+        metavar="DIR",
+        help="write an HTML report (DIR/index.html) and, for failures, screenshots and "
+        "Playwright traces (Chromium only; ssoData masked in every file)",
     )
     run_parser.add_argument(
         "-k", dest="keyword", metavar="EXPR", help='only scenarios matching EXPR, e.g. "login"'
@@ -63,19 +76,8 @@ def register(parser: argparse.ArgumentParser) -> None:
     run_parser.add_argument(
         "--junitxml", metavar="FILE", help="also write a JUnit XML file (one case per run)"
     )
-    # argparse's own usage errors exit 2; this command's are 4, like pytest's.
-    run_parser.error = _usage_error(run_parser)  # type: ignore[method-assign]
     run_parser.set_defaults(func=run)
     parser.set_defaults(func=lambda args: _no_command(parser))
-
-
-def _usage_error(parser: argparse.ArgumentParser) -> Any:
-    def error(message: str) -> None:
-        parser.print_usage(sys.stderr)
-        print(f"gcbridge harness run: error: {message}", file=sys.stderr)
-        sys.exit(USAGE_ERROR)
-
-    return error
 
 
 def _no_command(parser: argparse.ArgumentParser) -> int:
@@ -94,10 +96,15 @@ def _pytest_args(args: argparse.Namespace, bridge: Path, ini: Path) -> list[str]
         str(ini),
         "--rootdir",
         str(ini.parent),
+        "--confcutdir",
+        str(ini.parent),
         "-p",
         "no:cacheprovider",
         "-p",
         "no:terminal",
+        # the full assertion text in the report (pytest would end it "Use -v to get more diff")
+        "-o",
+        "verbosity_assertions=2",
         "--pyargs",
         "gcbridge_harness.scenarios",
         f"--gc-bridge={bridge}",
@@ -116,7 +123,10 @@ def _pytest_args(args: argparse.Namespace, bridge: Path, ini: Path) -> list[str]
             return _fail("xdist_missing", "-n needs pytest-xdist: pip install pytest-xdist")
         pytest_args += ["-n", str(args.workers)]
     if args.browser:
-        pytest_args.append(f"--gc-browser={args.browser}")
+        browser = Path(args.browser)
+        # a path relative to where the user stands (the run starts elsewhere), or a bare name
+        shown = browser.resolve() if browser.parent != Path(".") or browser.exists() else browser
+        pytest_args.append(f"--gc-browser={shown}")
     if args.junitxml:
         pytest_args.append(f"--junitxml={Path(args.junitxml).resolve()}")
     return pytest_args
@@ -130,7 +140,6 @@ def run(args: argparse.Namespace) -> int:
             "extra_missing",
             f"the harness needs {', '.join(missing)}: pip install 'gc-bridge[harness]' "
             "(or the wheel: pip install './dist/gc_bridge-<version>-py3-none-any.whl[harness]')",
-            2,
         )
     bridge = Path(args.bridge).resolve()
     try:
@@ -152,71 +161,22 @@ def run(args: argparse.Namespace) -> int:
         if isinstance(pytest_args, int):
             return pytest_args
         printer = ProgressPrinter(sys.stdout)
+        interrupt = Interrupt(printer)
         print(f"gcbridge harness: {bridge}", flush=True)
-        code = int(pytest.main(pytest_args, plugins=[printer]))
-    printer.summary(report=args.report)
+        code = int(pytest.ExitCode.INTERRUPTED)
+        # Started from the temporary directory: pytest loads a conftest.py from where it
+        # starts whatever the rootdir, and the user's directory must not change the run.
+        with contextlib.chdir(tmp), interrupt.installed():
+            code = int(pytest.main(pytest_args, plugins=[printer]))
+    if interrupt.stopped:
+        print("gcbridge harness run: stopped (SIGINT)", file=sys.stderr, flush=True)
+        return 130
+    printer.summary(report=args.report, engine=args.engine, keyword=args.keyword)
     if code == pytest.ExitCode.NO_TESTS_COLLECTED:
         what = f"-k {args.keyword!r}" if args.keyword else "the selection"
         return _fail("no_scenarios", f"no scenario matches {what}")
-    if code in (0, 1, USAGE_ERROR):
+    if code == _PYTEST_USAGE_ERROR:
+        return USAGE_ERROR
+    if code in (0, 1):
         return code
     return 1
-
-
-class ProgressPrinter:
-    """A pytest plugin: one line per scenario as it ends, then the matrix."""
-
-    def __init__(self, stream: TextIO) -> None:
-        self.stream = stream
-        self.rows: list[dict[str, Any]] = []
-        self.errors: list[str] = []
-        self.started = time.monotonic()
-
-    def pytest_runtest_logreport(self, report: Any) -> None:
-        row = getattr(report, "gc_scenario", None)
-        if row is None:
-            return
-        self.rows.append(row)
-        mark = {"passed": "pass", "failed": "FAIL", "skipped": "skip"}.get(row["outcome"], "?")
-        line = f"{mark:>4}  {row['scenario']}  [{row['engine']}, {row['point']}]"
-        print(line, file=self.stream, flush=True)
-        if row["outcome"] == "failed":
-            first = row["diagnosis"][0] if row["diagnosis"] else row["message"].splitlines()[0]
-            print(f"      {first}", file=self.stream, flush=True)
-
-    def pytest_collectreport(self, report: Any) -> None:
-        if report.failed:
-            self.errors.append(f"{report.nodeid}: {report.longreprtext.strip()}")
-
-    def summary(self, *, report: str | None) -> None:
-        # Imported by name: the harness is a layer below, outside mypy's files.
-        matrix_text = importlib.import_module("gcbridge_harness.report").matrix_text
-        out = self.stream
-        for error in self.errors:
-            print(f"collection error: {error}", file=out)
-        if not self.rows:
-            return
-        counts = {o: sum(r["outcome"] == o for r in self.rows) for o in ("passed", "failed")}
-        skipped = len(self.rows) - counts["passed"] - counts["failed"]
-        for row in self.rows:
-            if row["outcome"] != "failed":
-                continue
-            print(f"\n--- FAIL {row['nodeid']}", file=out)
-            print("\n".join(row["message"].splitlines()[:6]), file=out)
-            for number, timeline in enumerate(row["timelines"], 1):
-                print(f"timeline of launch {number}:\n{timeline}", file=out)
-            for line in row["diagnosis"]:
-                print(f"diagnosis: {line}", file=out)
-        print("", file=out)
-        print(matrix_text(self.rows), file=out)
-        print("", file=out)
-        print(
-            f"{counts['passed']} passed, {counts['failed']} failed, {skipped} skipped "
-            f"in {time.monotonic() - self.started:.0f} s",
-            file=out,
-        )
-        if report:
-            print(f"report: {Path(report).resolve() / 'index.html'}", file=out)
-        if counts["failed"] and not report:
-            print("details: add --report DIR for timelines and screenshots", file=out)
-        out.flush()

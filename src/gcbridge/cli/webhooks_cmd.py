@@ -115,14 +115,22 @@ def _seconds_hint(timestamp: int) -> str:
     return ""
 
 
+def _now_ms() -> int:
+    """Now, in epoch milliseconds (taken when the command signs)."""
+    import time
+
+    return int(time.time() * 1000)
+
+
 def _sign(args: argparse.Namespace) -> int:
     from gcbridge.webhooks.signature import signed_headers
 
     secret = _secret(args)
     body = _read_body(args.file)
-    if _seconds_hint(args.timestamp):
-        print(f"note{_seconds_hint(args.timestamp)}", file=sys.stderr)
-    for name, value in signed_headers(secret, args.timestamp, body).items():
+    timestamp = _now_ms() if args.timestamp is None else args.timestamp
+    if _seconds_hint(timestamp):
+        print(f"note{_seconds_hint(timestamp)}", file=sys.stderr)
+    for name, value in signed_headers(secret, timestamp, body).items():
         print(f"{name}: {value}")
     return 0
 
@@ -194,7 +202,13 @@ def register(parser: argparse.ArgumentParser) -> None:
 
     sign = sub.add_parser("sign", allow_abbrev=False, help="print the signature headers for a body")
     secret_options(sign, allow_plain=False)
-    sign.add_argument("--timestamp", type=int, required=True, metavar="MS", help="epoch ms")
+    sign.add_argument(
+        "--timestamp",
+        type=int,
+        default=None,
+        metavar="MS",
+        help="epoch ms (default: now, so a receiver's time window accepts it)",
+    )
     sign.add_argument("file", metavar="FILE|-", help="the raw body ('-' for stdin)")
     sign.set_defaults(func=_sign)
 

@@ -15,6 +15,7 @@ from gcbridge.demo.paths import absolute, shown
 from gcbridge.demo.stack import DEFAULT_PORT, DemoStack
 from gcbridge.demo.stopping import Stopper
 from gcbridge.demo.timeline import Timeline, format_event
+from gcbridge.emulator.datadir import make_data_dir
 
 __all__ = ["DemoOptions", "run_demo", "choose_mode", "FLOW_STEPS"]
 
@@ -88,7 +89,7 @@ def _run(options: DemoOptions, stop: Stopper, stream: TextIO) -> int:
     timeline = Timeline()
     timeline.subscribe(lambda e: print(format_event(e), file=stream, flush=True))
     timeline.record("demo.start", f"gcbridge demo ({mode} mode), data in {shown(options.data_dir)}")
-    options.data_dir.mkdir(parents=True, exist_ok=True)
+    make_data_dir(options.data_dir)  # a file or an uncreatable path: one line, bad_data_dir
 
     with DemoStack(options.data_dir, timeline, port=options.port) as stack:
         stop.check()

@@ -31,7 +31,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from gcbridge.clock import SYSTEM_CLOCK, Clock, Sleep
-from gcbridge.emulator import dashboard, widget
+from gcbridge.emulator import dashboard, landing, widget
 from gcbridge.emulator.auth import accounts
 from gcbridge.emulator.bodylimit import BodyLimit
 from gcbridge.emulator.comments import routes as comments
@@ -91,6 +91,8 @@ def create_app(
             "thread-load, widget, SSO, comments, webhooks."
         ),
         lifespan=lifespan,
+        docs_url=None,  # served offline by landing.mount
+        redoc_url=None,
     )
     app.state.emulator = state
     _document_webhooks(app)
@@ -141,6 +143,7 @@ def create_app(
     app.include_router(control_routes.router)
     widget.mount(app)
     dashboard.mount(app)
+    landing.mount(app)  # GET / -> the dashboard; /docs and /redoc without a CDN
     if settings.request_log:
         app.state.request_log = RequestLog()
         app.add_middleware(RecordRequests, log=app.state.request_log)

@@ -7,6 +7,10 @@ credentials (``emulator.sqlite3`` and its ``-wal``/``-shm``, ``session.key``,
 there (a directory made by an older version), and :func:`create_private_file`
 makes a new file 0600 from its first byte. SQLite gives the ``-wal`` and ``-shm``
 files the mode of the database file, so a 0600 database keeps them 0600 too.
+
+A path that cannot be the data directory (a file, a path under a file, a
+directory that cannot be created or written) is a :class:`ConfigError` with
+reason ``bad_data_dir`` that says why, never an ``OSError`` traceback.
 """
 
 from __future__ import annotations
@@ -15,15 +19,44 @@ import os
 import stat
 from pathlib import Path
 
-__all__ = ["DIR_MODE", "FILE_MODE", "secure_data_dir", "create_private_file"]
+from gcbridge.emulator.errors import ConfigError
+
+__all__ = ["DIR_MODE", "FILE_MODE", "secure_data_dir", "create_private_file", "make_data_dir"]
 
 DIR_MODE = 0o700
 FILE_MODE = 0o600
 
 
+def _why(path: Path, exc: OSError) -> str:
+    if isinstance(exc, FileExistsError) or (path.exists() and not path.is_dir()):
+        return "it is a file, not a directory"
+    if isinstance(exc, NotADirectoryError):
+        return "a part of the path is a file, not a directory"
+    if isinstance(exc, PermissionError):
+        return "permission denied"
+    return exc.strerror or type(exc).__name__
+
+
+def make_data_dir(path: Path, *, option: str = "--data-dir") -> Path:
+    """Create ``path`` (0700) if needed, or raise ``ConfigError`` (``bad_data_dir``) saying why."""
+    try:
+        path.mkdir(mode=DIR_MODE, parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ConfigError(
+            f"{option} {path}: cannot use it as the data directory ({_why(path, exc)})",
+            reason="bad_data_dir",
+        ) from None
+    if not os.access(path, os.W_OK | os.X_OK):
+        raise ConfigError(
+            f"{option} {path}: cannot use it as the data directory (not writable)",
+            reason="bad_data_dir",
+        )
+    return path
+
+
 def secure_data_dir(path: Path) -> Path:
     """Create ``path`` (0700) if needed; make it 0700 and each file directly in it 0600."""
-    path.mkdir(mode=DIR_MODE, parents=True, exist_ok=True)
+    make_data_dir(path)
     os.chmod(path, DIR_MODE)
     for entry in os.scandir(path):
         if (

@@ -3,6 +3,14 @@
 A site has a public ``shortname`` (``service_id`` / ``website_id`` in gc_url) and
 an internal 24-hex ``website_id`` used by the webhook routes, plus its
 credentials. See contract.md, "Sites file".
+
+A sites file is refused at load, in one line naming the line at fault, for: a
+value that is not a quoted string (``wrong_type``), a missing or empty one
+(``missing_field``), two sites sharing a name or key (``duplicate_site``, both
+lines named), and an ``sso_secret`` shorter than the issuer accepts
+(``weak_secret``: :data:`gcbridge.sso.issuer.MIN_SECRET_BYTES`, the rule
+``SsoIssuer`` applies) unless that table says ``allow_weak_secret = true``, as
+``SsoIssuer(allow_weak_secret=True)`` does for short example credentials.
 """
 
 from __future__ import annotations
@@ -18,6 +26,7 @@ from typing import Any
 
 from gcbridge.emulator.datadir import create_private_file, secure_data_dir
 from gcbridge.emulator.errors import ConfigError
+from gcbridge.sso.issuer import MIN_SECRET_BYTES
 
 __all__ = ["Site", "Sites", "load_sites", "generate_demo_site", "load_or_create_demo_site"]
 
@@ -50,12 +59,23 @@ class Site:
     site_key_secret: str = field(repr=False)
 
     def __post_init__(self) -> None:
-        if not isinstance(self.shortname, str) or not SHORTNAME.fullmatch(self.shortname):
+        for name in _FIELDS:
+            value = getattr(self, name)
+            if not isinstance(value, str):
+                raise ConfigError(
+                    f"site {self.shortname!r}: {name} must be a quoted string, "
+                    f"not {type(value).__name__} {value!r}"
+                    if name not in _SECRET_FIELDS
+                    else f"site {self.shortname!r}: {name} must be a quoted string, "
+                    f"not {type(value).__name__}",
+                    reason="wrong_type",
+                )
+        if not SHORTNAME.fullmatch(self.shortname):
             raise ConfigError(
                 f"site shortname {self.shortname!r} must be 1-64 of [A-Za-z0-9_-]",
                 reason="bad_shortname",
             )
-        if not isinstance(self.website_id, str) or not WEBSITE_ID.fullmatch(self.website_id):
+        if not WEBSITE_ID.fullmatch(self.website_id):
             raise ConfigError(
                 f"site {self.shortname!r}: website_id {self.website_id!r} "
                 "must be 24 lowercase hex characters",
@@ -63,7 +83,7 @@ class Site:
             )
         for name in _FIELDS[2:]:
             value = getattr(self, name)
-            if not isinstance(value, str) or not value:
+            if not value:
                 raise ConfigError(
                     f"site {self.shortname!r}: {name} must be a non-empty string",
                     reason="missing_field",
@@ -89,6 +109,15 @@ class Sites:
             attr: {getattr(s, attr): s for s in self._all}
             for attr in ("shortname", "website_id", "sso_public_key", "site_key_id")
         }
+        # The widget and comment routes take either name of a site: neither may name two.
+        for site in self._all:
+            other = self._by["website_id"].get(site.shortname)
+            if other is not None and other is not site:
+                raise ConfigError(
+                    f"site {site.shortname!r}: its shortname is the website_id of site "
+                    f"{other.shortname!r}",
+                    reason="duplicate_site",
+                )
 
     def __iter__(self) -> Iterator[Site]:
         return iter(self._all)
@@ -99,6 +128,14 @@ class Sites:
     def by_shortname(self, shortname: str) -> Site | None:
         """The site whose shortname is ``shortname``."""
         return self._by["shortname"].get(shortname)
+
+    def by_shortname_or_id(self, name: str) -> Site | None:
+        """The site whose shortname, or else whose internal 24-hex id, is ``name``.
+
+        The widget and comment routes take either (the service's take the
+        shortname); the webhook routes take the 24-hex id only.
+        """
+        return self._by["shortname"].get(name) or self._by["website_id"].get(name)
 
     def by_website_id(self, website_id: str) -> Site | None:
         """The site whose internal 24-hex id is ``website_id``."""
@@ -113,21 +150,53 @@ class Sites:
         return self._by["site_key_id"].get(key_id)
 
 
-def _site_from(raw: Mapping[str, Any], where: str) -> Site:
-    unknown = set(raw) - set(_FIELDS)
+def _site_from(raw: Mapping[str, Any], where: str, *, check_secret: bool = False) -> Site:
+    unknown = set(raw) - set(_FIELDS) - {"allow_weak_secret"}
     if unknown:
         raise ConfigError(f"{where}: unknown keys {sorted(unknown)}", reason="unknown_field")
     missing = [k for k in _FIELDS if k not in raw]
     if missing:
         raise ConfigError(f"{where}: missing keys {missing}", reason="missing_field")
+    weak_ok = raw.get("allow_weak_secret", False)
+    if not isinstance(weak_ok, bool):
+        raise ConfigError(f"{where}: allow_weak_secret must be true or false", reason="wrong_type")
     try:
-        return Site(**{k: raw[k] for k in _FIELDS})
+        site = Site(**{k: raw[k] for k in _FIELDS})
     except ConfigError as exc:
         raise ConfigError(f"{where}: {exc}", reason=exc.reason) from None
-    except TypeError:  # a non-string value where a pattern is matched
+    size = len(site.sso_secret.encode("utf-8"))
+    if check_secret and not weak_ok and size < MIN_SECRET_BYTES:
         raise ConfigError(
-            f"{where}: every key takes a quoted string", reason="missing_field"
-        ) from None
+            f"{where}: site {site.shortname!r}: sso_secret is {size} bytes; an ssoData issuer "
+            f"needs at least {MIN_SECRET_BYTES} (SsoIssuer refuses it): use a random one such "
+            "as secrets.token_urlsafe(32), or say allow_weak_secret = true for an example site",
+            reason="weak_secret",
+        )
+    return site
+
+
+def _duplicates(tables: list[Mapping[str, Any]], places: list[str]) -> None:
+    """Refuse two tables naming one site: the key, the value (never a secret) and both lines."""
+    for attr in ("shortname", "website_id", "sso_public_key", "site_key_id"):
+        first: dict[Any, int] = {}
+        for index, table in enumerate(tables):
+            value = table.get(attr)
+            if value in first:
+                raise ConfigError(
+                    f"{places[index]}: {attr} {value!r} is already that of "
+                    f"{places[first[value]]}",
+                    reason="duplicate_site",
+                )
+            first[value] = index
+    ids = {t.get("website_id"): i for i, t in enumerate(tables)}
+    for index, table in enumerate(tables):
+        other = ids.get(table.get("shortname"))
+        if other is not None and other != index:
+            raise ConfigError(
+                f"{places[index]}: shortname {table['shortname']!r} is the website_id of "
+                f"{places[other]} (the comment routes take either name)",
+                reason="duplicate_site",
+            )
 
 
 def _site_lines(text: str) -> list[int]:
@@ -177,11 +246,16 @@ def load_sites(path: str | Path) -> Sites:
         raise ConfigError(
             f"sites file {p} has no [[site]] table (see examples/sites.toml)", reason="no_sites"
         )
+    if not all(isinstance(t, dict) for t in tables):
+        raise ConfigError(f"sites file {p}: site must be [[site]] tables", reason="wrong_type")
     lines = _site_lines(text)
-    return Sites(
-        _site_from(t, f"{p}:{lines[i]} [[site]] #{i + 1}" if i < len(lines) else f"{p} #{i + 1}")
-        for i, t in enumerate(tables)
-    )
+    places = [
+        f"{p}:{lines[i]} [[site]] #{i + 1}" if i < len(lines) else f"{p} #{i + 1}"
+        for i in range(len(tables))
+    ]
+    sites = [_site_from(t, places[i], check_secret=True) for i, t in enumerate(tables)]
+    _duplicates(tables, places)
+    return Sites(sites)
 
 
 def _line_of(message: str) -> int | None:

@@ -13,9 +13,21 @@
     assert poster.post(stale=True).status_code == 401                  # timestamp_too_old
     assert poster.post(wrong_secret=True).status_code == 401           # signature_mismatch
 
+Two times, never confused: ``event_timestamp_ms`` is the body's ``timestamp``
+(when the service produced the event; a retry keeps it), ``signed_at_ms`` the
+``X-Webhook-Timestamp`` the signature is computed with (new on every attempt;
+``stale=True`` puts it outside the window). ``timestamp_ms`` is the old name of
+``signed_at_ms`` (deprecated). ``as_service=True`` answers as the service sees
+your receiver: an exception in your handler becomes the ``500`` the service
+retries, not an exception in your test. :meth:`WebhookPoster.post_each` sends
+several bodies in a given order (see :mod:`gcbridge.webhooks.ordering` for
+deliveries that overtake each other).
+
 Under pytest the ``gc_webhook`` fixture (plugin ``gcbridge_webhooks``) is such a
 poster, closed after the test. This module imports nothing but the SDK: httpx is
-imported when a poster first sends (it is in the ``emulator`` extra).
+imported when a poster first sends (it is in the ``emulator`` extra); without it
+a send raises :class:`PosterNeedsHttpx` (reason ``missing_extra``) saying how to
+install it.
 """
 
 from __future__ import annotations
@@ -25,11 +37,13 @@ import concurrent.futures
 import json
 import time
 import uuid
-from collections.abc import Coroutine, Mapping
+import warnings
+from collections.abc import Coroutine, Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 from gcbridge.clock import SYSTEM_CLOCK, Clock
+from gcbridge.errors import GcBridgeError
 from gcbridge.webhooks.events import WebhookEvent
 from gcbridge.webhooks.signature import (
     DEFAULT_TOLERANCE,
@@ -41,12 +55,37 @@ from gcbridge.webhooks.signature import (
 )
 from gcbridge.webhooks.signature import signed_headers as _signature_headers
 
-__all__ = ["SAMPLE_WEBSITE_ID", "sample_event", "encode_event", "signed_headers", "WebhookPoster"]
+__all__ = [
+    "SAMPLE_WEBSITE_ID",
+    "sample_event",
+    "encode_event",
+    "signed_headers",
+    "WebhookPoster",
+    "PosterNeedsHttpx",
+]
 
 SAMPLE_WEBSITE_ID = "5f1c0ffee0ddba11c0ffee00"
 """The website id of sample events (the documented example site)."""
 
 _T = TypeVar("_T")
+_SETTINGS = ("secret", "path", "tolerance", "clock", "as_service")
+
+
+class PosterNeedsHttpx(GcBridgeError, ImportError):
+    """A poster sends with httpx, which is not installed (``pip install 'gc-bridge[emulator]'``)."""
+
+    reason = "missing_extra"
+
+
+def _httpx() -> Any:
+    try:
+        import httpx
+    except ImportError:
+        raise PosterNeedsHttpx(
+            "WebhookPoster (the gc_webhook fixture) sends with httpx, which is not installed: "
+            "pip install 'gc-bridge[emulator]' (or pip install httpx)"
+        ) from None
+    return httpx
 
 
 def _iso(seconds: float) -> str:
@@ -172,6 +211,7 @@ class WebhookPoster:
         path: str = "/",
         tolerance: float = DEFAULT_TOLERANCE,
         clock: Clock = SYSTEM_CLOCK,
+        as_service: bool = False,
     ) -> None:
         self.target = target
         """An ASGI app, or a base URL such as ``"http://127.0.0.1:8000"``."""
@@ -183,6 +223,8 @@ class WebhookPoster:
         """The receiver's window: ``stale=True`` signs just outside it."""
         self.clock = clock
         """The clock the timestamps come from (give the receiver's own)."""
+        self.as_service = as_service
+        """Answer as the service sees it: a handler's exception is a 500, not raised."""
         self.last: tuple[bytes, dict[str, str]] | None = None
         """The body and headers of the last delivery sent."""
 
@@ -190,11 +232,12 @@ class WebhookPoster:
         return f"WebhookPoster(target={self.target!r}, path={self.path!r}, secret='***')"
 
     def configure(self, target: Any = None, **settings: Any) -> WebhookPoster:
-        """Set the target and any of ``secret``, ``path``, ``tolerance``, ``clock``."""
+        """Set the target and any of ``secret``, ``path``, ``tolerance``, ``clock``,
+        ``as_service``."""
         if target is not None:
             self.target = target
         for name, value in settings.items():
-            if name not in ("secret", "path", "tolerance", "clock"):
+            if name not in _SETTINGS:
                 raise TypeError(f"unknown setting {name!r}")
             setattr(self, name, value)
         return self
@@ -208,7 +251,9 @@ class WebhookPoster:
         wrong_secret: bool = False,
         delivery_id: str | None = None,
         retry_count: int = 0,
-        timestamp_ms: int | None = None,
+        signed_at_ms: int | None = None,
+        event_timestamp_ms: int | None = None,
+        as_service: bool | None = None,
         headers: Mapping[str, str] | None = None,
         target: Any = None,
         path: str | None = None,
@@ -218,8 +263,11 @@ class WebhookPoster:
 
         ``event``: an event type (a :func:`sample_event` with ``overrides``), a body
         dict, or raw bytes. ``duplicate``: send the last delivery again, same id and
-        body, freshly signed, as the service's retry does. ``stale``: a timestamp
-        just outside the tolerance. ``wrong_secret``: signed with another secret.
+        body, freshly signed, as the service's retry does. ``stale``: a signature
+        timestamp just outside the tolerance. ``wrong_secret``: signed with another
+        secret. ``signed_at_ms``: the signature's time (default now);
+        ``event_timestamp_ms``: the sample body's ``timestamp``. ``as_service``: a
+        handler's exception comes back as the service's 500 (default: the poster's).
         """
         return _run(
             self.apost(
@@ -229,13 +277,26 @@ class WebhookPoster:
                 wrong_secret=wrong_secret,
                 delivery_id=delivery_id,
                 retry_count=retry_count,
-                timestamp_ms=timestamp_ms,
+                signed_at_ms=signed_at_ms,
+                event_timestamp_ms=event_timestamp_ms,
+                as_service=as_service,
                 headers=headers,
                 target=target,
                 path=path,
                 **overrides,
             )
         )
+
+    def post_each(
+        self, bodies: Sequence[Mapping[str, Any]], *, order: Iterable[int] | None = None
+    ) -> list[Any]:
+        """Send each of ``bodies`` as its own delivery, in ``order`` (indices; default as
+        given); the responses in sending order. Build the bodies with
+        :func:`gcbridge.webhooks.ordering.comment_history`."""
+        indices = list(range(len(bodies))) if order is None else list(order)
+        if sorted(indices) != list(range(len(bodies))):
+            raise ValueError(f"order must name each of the {len(bodies)} bodies once")
+        return [self.post(bodies[index]) for index in indices]
 
     __call__ = post
 
@@ -248,15 +309,29 @@ class WebhookPoster:
         wrong_secret: bool = False,
         delivery_id: str | None = None,
         retry_count: int = 0,
-        timestamp_ms: int | None = None,
+        signed_at_ms: int | None = None,
+        event_timestamp_ms: int | None = None,
+        as_service: bool | None = None,
         headers: Mapping[str, str] | None = None,
         target: Any = None,
         path: str | None = None,
         **overrides: Any,
     ) -> Any:
         """:meth:`post` for async tests."""
-        import httpx
-
+        httpx = _httpx()
+        if "timestamp_ms" in overrides:
+            warnings.warn(
+                "timestamp_ms= sets the signature's time (X-Webhook-Timestamp); say "
+                "signed_at_ms= for that, or event_timestamp_ms= for the body's timestamp",
+                DeprecationWarning,
+                stacklevel=3,
+            )
+            signed_at_ms = overrides.pop("timestamp_ms")
+        if event_timestamp_ms is not None and not isinstance(event, str):
+            raise ValueError(
+                "event_timestamp_ms= sets a sample event's timestamp; set "
+                "'timestamp' in the body you pass"
+            )
         secret = self.secret
         if secret is None:
             raise ValueError("give the poster the receiver's secret (secret=...)")
@@ -269,16 +344,16 @@ class WebhookPoster:
         elif isinstance(event, bytes):
             body = event
         elif isinstance(event, str):
-            body = encode_event(sample_event(event, **overrides))
+            body = encode_event(sample_event(event, timestamp_ms=event_timestamp_ms, **overrides))
         else:
             body = encode_event(event)
         now_ms = int(self.clock.now() * 1000)
         if stale:
-            timestamp_ms = now_ms - int((self.tolerance + 60) * 1000)
+            signed_at_ms = now_ms - int((self.tolerance + 60) * 1000)
         sent = signed_headers(
             secret,
             body,
-            timestamp_ms=now_ms if timestamp_ms is None else timestamp_ms,
+            timestamp_ms=now_ms if signed_at_ms is None else signed_at_ms,
             delivery_id=delivery_id,
             retry_count=retry_count,
         )
@@ -294,7 +369,9 @@ class WebhookPoster:
         if isinstance(where, str):
             async with httpx.AsyncClient(base_url=where, timeout=30) as client:
                 return await client.post(url_path, content=body, headers=sent)
-        transport = httpx.ASGITransport(app=where)
+        service = self.as_service if as_service is None else as_service
+        # the service sees a handler's exception as the 500 it retries
+        transport = httpx.ASGITransport(app=where, raise_app_exceptions=not service)
         async with httpx.AsyncClient(
             transport=transport, base_url="http://receiver.test"
         ) as client:

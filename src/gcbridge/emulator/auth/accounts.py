@@ -65,7 +65,10 @@ class RegisterBody(StrictBody):
     """Body of ``POST /api/pub/auth/register``."""
 
     model_config = ConfigDict(extra="ignore")
-    website_id: str = Field(max_length=64)
+    website_id: str = Field(
+        max_length=64,
+        description="the site's shortname or its 24-hex website_id (webhook routes: 24-hex)",
+    )
     username: str = Field(max_length=64)
     email: str = Field(max_length=254)
     password: str = Field(max_length=1024)
@@ -75,7 +78,10 @@ class LoginBody(StrictBody):
     """Body of ``POST /api/pub/auth/login``."""
 
     model_config = ConfigDict(extra="ignore")
-    website_id: str = Field(max_length=64)
+    website_id: str = Field(
+        max_length=64,
+        description="the site's shortname or its 24-hex website_id (webhook routes: 24-hex)",
+    )
     username: str = Field(max_length=64)
     password: str = Field(max_length=1024)
 
@@ -104,10 +110,12 @@ def require_user(request: Request, *, invalid_reason: str = "invalid_session") -
 
 
 def _site(state: EmulatorState, shortname: str) -> Site:
-    site = state.settings.sites.by_shortname(shortname)
+    site = state.settings.sites.by_shortname_or_id(shortname)
     if site is None:
         raise ApiError(
-            404, "unknown_site", f"website_id: no site has the shortname {shortname[:64]!r}"
+            404,
+            "unknown_site",
+            f"website_id: no site has the shortname or 24-hex id {shortname[:64]!r}",
         )
     return site
 

@@ -32,6 +32,12 @@ THREAD_LOAD_EXTRA = query_parameters(
 """Thread-load's query (spec 2.1); each given once, a repeated one is refused."""
 
 LIST_COMMENTS_EXTRA = query_parameters(
-    ("website_id", True, {"type": "string", "minLength": 1}, "The site's shortname."),
+    (
+        "website_id",
+        True,
+        {"type": "string", "minLength": 1},
+        "The site's shortname or its internal 24-hex website_id (either names the site here; "
+        "the webhook routes take the 24-hex id only).",
+    ),
     ("uid", True, _text(MAX_UID), "The thread's uid."),
 )

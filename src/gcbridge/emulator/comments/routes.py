@@ -1,6 +1,6 @@
 """Comments and moderation; every change fires its webhook event (spec 6.1).
 
-Routes::
+Routes (``website_id``: the site's shortname or its internal 24-hex id, either one)::
 
     GET    /api/pub/comments?website_id=&uid=            the thread and its visible comments
     POST   /api/pub/comments                             Bearer session  -> 201, comment.created
@@ -62,7 +62,10 @@ class NewComment(StrictBody):
     """Body of ``POST /api/pub/comments``."""
 
     model_config = ConfigDict(extra="ignore")
-    website_id: str = Field(max_length=64)
+    website_id: str = Field(
+        max_length=64,
+        description="the site's shortname or its 24-hex website_id (webhook routes: 24-hex)",
+    )
     uid: str
     url: str
     page_title: str
@@ -97,10 +100,12 @@ def _record(
 
 
 def _site_of(state: EmulatorState, shortname: str) -> Site:
-    site = state.settings.sites.by_shortname(shortname)
+    site = state.settings.sites.by_shortname_or_id(shortname)
     if site is None:
         raise ApiError(
-            404, "unknown_site", f"website_id: no site has the shortname {shortname[:64]!r}"
+            404,
+            "unknown_site",
+            f"website_id: no site has the shortname or 24-hex id {shortname[:64]!r}",
         )
     return site
 
@@ -120,7 +125,7 @@ async def list_comments(request: Request) -> dict[str, Any]:
     state = state_of(request)
     website_id = request.query_params.get("website_id")
     if not website_id:
-        raise invalid("website_id", "required: the site's shortname")
+        raise invalid("website_id", "required: the site's shortname or its 24-hex website_id")
     uid = check_uid(request.query_params.get("uid"))
     site = _site_of(state, website_id)
 
