@@ -12,6 +12,7 @@ SIGTERM shuts down cleanly with one line (exit status 130 / 143).
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any
 
 __all__ = ["register", "run"]
@@ -274,7 +275,9 @@ def prepare(args: argparse.Namespace, stack: Any, *, announce: bool) -> tuple[An
     _check_options(args)
     admin_token = admin_token_from(args)
     if args.sites:
-        load_sites(args.sites)  # a bad sites file is reported before anything listens
+        # a bad sites file is reported before anything listens; a weak one is said aloud
+        for warning in load_sites(args.sites).warnings:
+            print(f"gcbridge emulator: warning {warning}", file=sys.stderr)
     # Bind before the settings: they create the data dir and the demo site, and a
     # run that cannot listen must leave nothing behind.
     sock = bind_port(args.host, args.port)

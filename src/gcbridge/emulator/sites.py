@@ -7,10 +7,12 @@ credentials. See contract.md, "Sites file".
 A sites file is refused at load, in one line naming the line at fault, for: a
 value that is not a quoted string (``wrong_type``), a missing or empty one
 (``missing_field``), two sites sharing a name or key (``duplicate_site``, both
-lines named), and an ``sso_secret`` shorter than the issuer accepts
-(``weak_secret``: :data:`gcbridge.sso.issuer.MIN_SECRET_BYTES`, the rule
-``SsoIssuer`` applies) unless that table says ``allow_weak_secret = true``, as
-``SsoIssuer(allow_weak_secret=True)`` does for short example credentials.
+lines named). An ``sso_secret`` shorter than the issuer accepts
+(:data:`gcbridge.sso.issuer.MIN_SECRET_BYTES`, the rule ``SsoIssuer`` applies) loads,
+because the short example credentials of contract.md must, but never silently:
+:attr:`Sites.warnings` has one ``weak_secret`` line for it, which ``gcbridge
+emulator`` prints, unless that table says ``allow_weak_secret = true`` (as
+``SsoIssuer(allow_weak_secret=True)`` does for short example credentials).
 """
 
 from __future__ import annotations
@@ -97,8 +99,10 @@ class Site:
 class Sites:
     """Lookup of sites by shortname, website_id, public key, site key id or account token."""
 
-    def __init__(self, sites: Iterable[Site]) -> None:
+    def __init__(self, sites: Iterable[Site], *, warnings: Iterable[str] = ()) -> None:
         self._all = tuple(sites)
+        self.warnings: tuple[str, ...] = tuple(warnings)
+        """One line per thing that loads but should not be left so (reason in brackets)."""
         if not self._all:
             raise ConfigError("at least one site is required", reason="no_sites")
         for attr in ("shortname", "website_id", "sso_public_key", "site_key_id"):
@@ -150,7 +154,9 @@ class Sites:
         return self._by["site_key_id"].get(key_id)
 
 
-def _site_from(raw: Mapping[str, Any], where: str, *, check_secret: bool = False) -> Site:
+def _site_from(
+    raw: Mapping[str, Any], where: str, *, warnings: list[str] | None = None
+) -> Site:
     unknown = set(raw) - set(_FIELDS) - {"allow_weak_secret"}
     if unknown:
         raise ConfigError(f"{where}: unknown keys {sorted(unknown)}", reason="unknown_field")
@@ -165,12 +171,12 @@ def _site_from(raw: Mapping[str, Any], where: str, *, check_secret: bool = False
     except ConfigError as exc:
         raise ConfigError(f"{where}: {exc}", reason=exc.reason) from None
     size = len(site.sso_secret.encode("utf-8"))
-    if check_secret and not weak_ok and size < MIN_SECRET_BYTES:
-        raise ConfigError(
-            f"{where}: site {site.shortname!r}: sso_secret is {size} bytes; an ssoData issuer "
-            f"needs at least {MIN_SECRET_BYTES} (SsoIssuer refuses it): use a random one such "
-            "as secrets.token_urlsafe(32), or say allow_weak_secret = true for an example site",
-            reason="weak_secret",
+    if warnings is not None and not weak_ok and size < MIN_SECRET_BYTES:
+        warnings.append(
+            f"[weak_secret] {where}: site {site.shortname!r}: sso_secret is {size} bytes; an"
+            f" ssoData issuer needs at least {MIN_SECRET_BYTES} (SsoIssuer refuses it): use a"
+            " random one such as secrets.token_urlsafe(32), or say allow_weak_secret = true"
+            " for an example site"
         )
     return site
 
@@ -253,9 +259,10 @@ def load_sites(path: str | Path) -> Sites:
         f"{p}:{lines[i]} [[site]] #{i + 1}" if i < len(lines) else f"{p} #{i + 1}"
         for i in range(len(tables))
     ]
-    sites = [_site_from(t, places[i], check_secret=True) for i, t in enumerate(tables)]
+    warnings: list[str] = []
+    sites = [_site_from(t, places[i], warnings=warnings) for i, t in enumerate(tables)]
     _duplicates(tables, places)
-    return Sites(sites)
+    return Sites(sites, warnings=warnings)
 
 
 def _line_of(message: str) -> int | None:
