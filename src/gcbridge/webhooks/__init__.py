@@ -18,6 +18,7 @@ from __future__ import annotations
 from gcbridge.webhooks.construct import Delivery, construct_delivery, construct_event
 from gcbridge.webhooks.delivery_log import DeliveryLog
 from gcbridge.webhooks.errors import (
+    WebhookDeliveryIdError,
     WebhookError,
     WebhookPayloadError,
     WebhookReplayError,
@@ -65,6 +66,7 @@ __all__ = [
     "WebhookVerificationError",
     "WebhookReplayError",
     "WebhookPayloadError",
+    "WebhookDeliveryIdError",
     "SIGNATURE_HEADER",
     "TIMESTAMP_HEADER",
     "DELIVERY_ID_HEADER",
