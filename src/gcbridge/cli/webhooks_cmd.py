@@ -1,7 +1,8 @@
-"""``gcbridge webhooks listen | sign | verify | trigger | calls | replay``: debug webhooks.
+"""``gcbridge webhooks listen | sign | verify | trigger | calls | replay | delivery-log``.
 
 ``trigger``, ``calls`` and ``replay`` drive a running emulator
-(:mod:`gcbridge.cli.webhooks_remote_cmd`).
+(:mod:`gcbridge.cli.webhooks_remote_cmd`); ``delivery-log init`` sets up a shared
+log (:mod:`gcbridge.cli.webhooks_log_cmd`).
 
 The secret comes from ``--secret-env VAR`` (preferred: it stays out of shell
 history and ``ps``) or, for ``listen`` during development, ``--secret``.
@@ -182,6 +183,8 @@ def register(parser: argparse.ArgumentParser) -> None:
     verify.add_argument("file", metavar="FILE|-", help="the raw body ('-' for stdin)")
     verify.set_defaults(func=_verify)
 
+    from gcbridge.cli.webhooks_log_cmd import register_delivery_log
     from gcbridge.cli.webhooks_remote_cmd import register_remote
 
     register_remote(sub)
+    register_delivery_log(sub)

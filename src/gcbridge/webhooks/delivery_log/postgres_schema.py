@@ -29,6 +29,7 @@ __all__ = [
     "create_schema",
     "schema_sql",
     "grant_sql",
+    "init_schema",
 ]
 
 SCHEMA_VERSION = 1
@@ -179,3 +180,25 @@ def _schema_missing(why: str) -> DeliveryLogConfigError:
         "`gcbridge webhooks delivery-log init --print-sql`)",
         reason="schema_missing",
     )
+
+
+def init_schema(url: str, *, grant_to: str | None = None, psycopg: Any) -> bool:
+    """Connect to ``url`` as the tables' owner and create the schema; ``True`` if created.
+
+    Raises ``DeliveryLogConfigError`` ``missing_privilege`` when this role may not
+    create tables (or grant on them); connection errors are the caller's.
+    """
+    with psycopg.connect(url, autocommit=True, connect_timeout=10) as conn:
+        try:
+            return create_schema(conn, grant_to=grant_to)
+        except psycopg.errors.InsufficientPrivilege:
+            raise DeliveryLogConfigError(
+                "this role may not create the delivery log's tables (it lacks CREATE on the "
+                "schema) or grant on them: run init as the database owner, or have the owner "
+                "run the SQL of `gcbridge webhooks delivery-log init --print-sql`",
+                reason="missing_privilege",
+            ) from None
+        except psycopg.errors.UndefinedObject:
+            raise DeliveryLogConfigError(
+                f"no role named {grant_to!r} to grant to", reason="unknown_role"
+            ) from None
