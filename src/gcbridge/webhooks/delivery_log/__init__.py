@@ -202,17 +202,23 @@ class DeliveryLog:
         token = secrets.token_hex(8)
         self._maybe_prune()
         sig = signature.lower()
-        outcome = self._call(
-            lambda now: self._store.claim(
-                delivery_id,
-                token,
-                sig,
-                timestamp_ms,
-                now,
-                lease=self.lease,
-                tolerance=self.tolerance,
+        try:
+            outcome = self._call(
+                lambda now: self._store.claim(
+                    delivery_id,
+                    token,
+                    sig,
+                    timestamp_ms,
+                    now,
+                    lease=self.lease,
+                    tolerance=self.tolerance,
+                )
             )
-        )
+        except DeliveryLogUnavailable:
+            # The claim may still land (a server that resumes runs what it had read):
+            # release it when the log is back, so it does not hold the id for a lease.
+            self._pending.add("release", Claim("new", delivery_id, sig, int(timestamp_ms), token))
+            raise
         if outcome == "replayed":
             raise _replayed()
         claim = Claim(
