@@ -219,9 +219,10 @@ class PostgresStore(DeliveryStore):
                 self._breaker.reset()
                 return result
         except (TimedOut, self._psycopg.OperationalError) as exc:
+            if isinstance(exc, (TimedOut, self._psycopg.errors.ConnectionTimeout)):
+                self._breaker.trip()  # a server that hangs: fail fast for a while
             if isinstance(exc, TimedOut) or conn is None or conn.broken or conn.closed:
-                self._breaker.trip()
-                self._drop_idle()
+                self._drop_idle()  # the other connections lead to the same server
             raise
         finally:
             self._give_back(conn)
