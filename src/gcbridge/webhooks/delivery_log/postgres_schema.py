@@ -81,7 +81,13 @@ _SET_VERSION = (
     f"WHERE NOT EXISTS (SELECT 1 FROM {_VERSION_TABLE})"
 )
 
-_PRESENT = "SELECT " + ", ".join(f"to_regclass('{name}') IS NOT NULL" for name, _ in _OBJECTS)
+# A scan of pg_class under the statement's own snapshot, not to_regclass: that reads the
+# session's catalog cache, which may not yet know what the advisory lock's previous
+# holder has just committed.
+_PRESENT = """
+SELECT array_agg(relname::text) FROM pg_class
+WHERE relnamespace = (SELECT oid FROM pg_namespace WHERE nspname = current_schema())
+  AND relname = ANY(%s)"""
 
 
 def grant_sql(role: str) -> str:
@@ -106,8 +112,9 @@ def schema_sql(grant_to: str | None = None) -> str:
 
 
 def _present(conn: Any) -> list[bool]:
-    row = conn.execute(_PRESENT).fetchone()
-    return [bool(value) for value in row]
+    names = [name for name, _ in _OBJECTS]
+    found = set(conn.execute(_PRESENT, (names,)).fetchone()[0] or ())
+    return [name in found for name in names]
 
 
 def create_schema(conn: Any, *, grant_to: str | None = None) -> bool:
@@ -141,7 +148,14 @@ def ensure_schema(conn: Any, *, create: bool, psycopg: Any) -> None:
         if not create:
             raise _schema_missing("the tables do not exist")
         try:
-            create_schema(conn)
+            for attempt in range(4):
+                try:
+                    create_schema(conn)
+                    break
+                except psycopg.errors.DeadlockDetected:
+                    # An old schema without some index, claims running: try again.
+                    if attempt == 3:
+                        raise
         except psycopg.errors.InsufficientPrivilege:
             raise _schema_missing(
                 "the tables do not exist and this role may not create them "
