@@ -189,3 +189,12 @@ def test_print_sql_is_the_schema_and_its_grants(capsys, pg):
     log = DeliveryLog.from_url(pg)
     assert log.claim("d-1", "aa" * 32, TS) == "new"
     log.close()
+
+
+def test_the_how_to_page_shows_the_sql_that_init_prints(capsys):
+    from pathlib import Path
+
+    page = Path(__file__).parents[2] / "docs" / "how-to" / "share-delivery-log.md"
+    assert main(["webhooks", "delivery-log", "init", "--print-sql", "--grant", "app"]) == 0
+    printed = capsys.readouterr().out
+    assert f"```sql\n{printed}```" in page.read_text()
