@@ -32,7 +32,6 @@ Delivery ids longer than :data:`MAX_DELIVERY_ID_LENGTH` are refused
 
 from __future__ import annotations
 
-import logging
 import os
 import secrets
 import sqlite3
@@ -42,6 +41,9 @@ from collections.abc import Callable
 from typing import Literal, TypeVar
 
 from gcbridge.clock import Clock
+from gcbridge.webhooks.delivery_log.backends import DEFAULT_RETENTION
+from gcbridge.webhooks.delivery_log.backends import guarded as _guarded
+from gcbridge.webhooks.delivery_log.backends import store_for as _store_for
 from gcbridge.webhooks.delivery_log.base import ClaimOutcome, DeliveryStore, EntryState
 from gcbridge.webhooks.delivery_log.claims import (
     MAX_DELIVERY_ID_LENGTH,
@@ -49,10 +51,8 @@ from gcbridge.webhooks.delivery_log.claims import (
     PendingSettlements,
     Settlement,
 )
-from gcbridge.webhooks.delivery_log.deadline import TimedOut
-from gcbridge.webhooks.delivery_log.sqlite_store import DEFAULT_BUSY_TIMEOUT, SqliteStore
+from gcbridge.webhooks.delivery_log.sqlite_store import SqliteStore
 from gcbridge.webhooks.errors import (
-    DeliveryLogConfigError,
     DeliveryLogUnavailable,
     WebhookDeliveryIdError,
     WebhookReplayError,
@@ -70,59 +70,15 @@ __all__ = [
     "DEFAULT_RETENTION",
 ]
 
-logger = logging.getLogger("gcbridge.webhooks")
 
 DeliveryStatus = Literal["new", "duplicate", "in_flight"]
 """Outcome of :meth:`DeliveryLog.claim` (``in_flight`` only from ``claim``)."""
 
 DEFAULT_LEASE = 60.0
 """Seconds a claim holds before another instance may take it over (> the service's 10 s timeout)."""
-DEFAULT_RETENTION = 7 * 24 * 3600.0
-"""Seconds a processed delivery id is remembered (longer than the 6-hour retry schedule)."""
 
 _PRUNE_EVERY = 60.0  # seconds between opportunistic prunes (SQLite, PostgreSQL)
 _T = TypeVar("_T")
-
-
-def _store_for(url: str, timeout: float | None = None) -> DeliveryStore:
-    scheme = url.split("://", 1)[0].lower() if "://" in url else ""
-    busy = DEFAULT_BUSY_TIMEOUT if timeout is None else timeout
-    if not scheme:
-        return SqliteStore(url, retention=DEFAULT_RETENTION, timeout=busy)
-    if scheme == "sqlite":
-        path = url[len("sqlite://") :]
-        path = path[1:] if path.startswith("/") else path  # sqlite:///rel, sqlite:////abs
-        return SqliteStore(path or ":memory:", retention=DEFAULT_RETENTION, timeout=busy)
-    if scheme in ("postgresql", "postgres"):
-        from gcbridge.webhooks.delivery_log.postgres_store import (
-            DEFAULT_TIMEOUT,
-            PostgresStore,
-            load_psycopg,
-        )
-
-        pg_timeout = DEFAULT_TIMEOUT if timeout is None else timeout
-        return _guarded(
-            "postgresql",
-            lambda: PostgresStore(url, timeout=pg_timeout),
-            (load_psycopg().Error, TimedOut),
-        )
-    if scheme in ("redis", "rediss", "unix"):
-        from gcbridge.webhooks.delivery_log.redis_store import (
-            DEFAULT_TIMEOUT as REDIS_TIMEOUT,
-        )
-        from gcbridge.webhooks.delivery_log.redis_store import RedisStore, load_redis
-
-        redis_timeout = REDIS_TIMEOUT if timeout is None else timeout
-        return _guarded(
-            "redis",
-            lambda: RedisStore(url, timeout=redis_timeout),
-            (load_redis().RedisError,),
-        )
-    raise DeliveryLogConfigError(
-        f"unsupported delivery log URL scheme {scheme!r}: use a file path, sqlite:///PATH, "
-        "postgresql://... or redis://...",
-        reason="unsupported_url",
-    )
 
 
 class DeliveryLog:
@@ -382,18 +338,6 @@ class DeliveryLog:
         if mark - self._last_prune >= _PRUNE_EVERY:
             self._last_prune = mark
             self._call(self._store.prune)
-
-
-def _guarded(kind: str, fn: Callable[[], _T], errors: tuple[type[BaseException], ...]) -> _T:
-    try:
-        return fn()
-    except errors + (OSError, TimedOut) as exc:
-        # The message names the error type only: backend messages can hold URLs.
-        logger.warning("delivery log (%s) unavailable: %s", kind, type(exc).__name__)
-        raise DeliveryLogUnavailable(
-            f"the delivery log ({kind}) is unavailable: {type(exc).__name__}",
-            reason="delivery_log_unavailable",
-        ) from exc
 
 
 def _check_id(delivery_id: str) -> None:
