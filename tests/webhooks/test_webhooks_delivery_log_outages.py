@@ -92,3 +92,16 @@ def test_an_outage_between_claim_and_completion_is_settled_once(hangable, app_ki
         if app_kind == "listen":
             assert len(handled.verified()) == 1
             assert "duplicate" in handled.lines[-1] and handled.lines[-1].startswith("SKIPPED")
+
+
+def test_a_urls_own_bounds_are_kept_and_the_missing_ones_added():
+    psycopg = pytest.importorskip("psycopg")
+    from gcbridge.webhooks.delivery_log.postgres_store import _connection_params
+
+    url = "postgresql://app@db/x?keepalives_idle=30&options=-c%20statement_timeout%3D9000"
+    params = _connection_params(psycopg, url, 2.0)
+    assert params["keepalives_idle"] == "30" and params["keepalives"] == "1"
+    assert params["tcp_user_timeout"] == "2000"
+    options = params["options"].split()
+    assert "statement_timeout=9000" in options and "statement_timeout=2000" not in options
+    assert "lock_timeout=2000" in options

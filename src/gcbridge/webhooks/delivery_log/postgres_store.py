@@ -370,10 +370,13 @@ def _connection_params(psycopg: Any, url: str, timeout: float) -> dict[str, Any]
     }
     for key, value in defaults.items():
         params.setdefault(key, value)
-    # Server-side bounds: a statement, a lock wait, an idle transaction.
-    settings = (
-        f"-c statement_timeout={ms} -c lock_timeout={ms} "
-        f"-c idle_in_transaction_session_timeout={max(1000, 2 * int(ms))}"
-    )
-    params["options"] = f"{params['options']} {settings}" if params.get("options") else settings
+    # Server-side bounds the URL's own options do not set already.
+    bounds = {
+        "statement_timeout": ms,
+        "lock_timeout": ms,
+        "idle_in_transaction_session_timeout": str(max(1000, 2 * int(ms))),
+    }
+    given = str(params.get("options") or "")
+    added = " ".join(f"-c {name}={value}" for name, value in bounds.items() if name not in given)
+    params["options"] = " ".join(part for part in (given, added) if part)
     return params
