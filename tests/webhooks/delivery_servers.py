@@ -4,7 +4,9 @@ Each is started on a free loopback port in its own temp dir and stopped after;
 nothing assumes a server already running. A missing server binary raises
 :class:`ServerUnavailable` whose message is the install command (the fixtures
 turn it into a skip). As root, PostgreSQL runs as the ``postgres`` user (it
-refuses to run as root).
+refuses to run as root). :func:`hung` stops one of these servers (``SIGSTOP``:
+its sockets stay open, nothing answers) and lets it go on afterwards; it only
+ever signals the processes of a server started here.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import glob
 import os
 import pwd
 import shutil
+import signal
 import socket
 import subprocess
 import tempfile
@@ -22,6 +25,9 @@ from collections.abc import Iterator
 
 PG_INSTALL = "apt-get install postgresql (Debian/Ubuntu; or make system-deps)"
 REDIS_INSTALL = "apt-get install redis-server (Debian/Ubuntu; or make system-deps)"
+
+
+_PIDS: dict[str, object] = {}  # url -> the PostgreSQL data dir (str) or redis-server's Popen
 
 
 class ServerUnavailable(Exception):
@@ -101,9 +107,12 @@ def postgres_server(port: int | None = None) -> Iterator[str]:
                 break
             if attempt == 2:
                 raise ServerUnavailable(f"PostgreSQL did not start: {started.stderr!r}")
+        url = f"postgresql://postgres@127.0.0.1:{port}/postgres"
+        _PIDS[url] = data
         try:
-            yield f"postgresql://postgres@127.0.0.1:{port}/postgres"
+            yield url
         finally:
+            _PIDS.pop(url, None)
             subprocess.run(
                 _as_postgres([pg_ctl, "-D", data, "-m", "immediate", "-w", "stop"]),
                 timeout=60,
@@ -155,9 +164,11 @@ def redis_server(port: int | None = None) -> Iterator[str]:
         proc.wait()
         if attempt == 2:
             raise ServerUnavailable("redis-server did not start")
+    _PIDS[url] = proc
     try:
         yield url
     finally:
+        _PIDS.pop(url, None)
         proc.terminate()
         try:
             proc.wait(timeout=10)
@@ -166,13 +177,67 @@ def redis_server(port: int | None = None) -> Iterator[str]:
             proc.wait()
 
 
+def _children(parent: int) -> list[int]:
+    found = []
+    for stat in glob.glob("/proc/[0-9]*/stat"):
+        try:
+            with open(stat) as fh:
+                fields = fh.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == parent:
+            found.append(int(stat.split("/")[2]))
+    return found
+
+
+def server_pids(url: str) -> list[int]:
+    """The processes of a server started here: PostgreSQL's postmaster and its children."""
+    owner = _PIDS[_base(url)]
+    if isinstance(owner, subprocess.Popen):
+        return [owner.pid]
+    with open(f"{owner}/postmaster.pid") as fh:
+        postmaster = int(fh.readline())
+    return [postmaster, *_children(postmaster)]
+
+
+def _base(url: str) -> str:
+    """The URL the server was registered under (another user or database on the same server)."""
+
+    def address(u: str) -> str:
+        return u.split("://", 1)[1].rsplit("@", 1)[-1].split("/", 1)[0]
+
+    for known in _PIDS:
+        if address(url) == address(known):
+            return known
+    raise KeyError("not a server started by delivery_servers")
+
+
+@contextlib.contextmanager
+def hung(url: str) -> Iterator[None]:
+    """The server at ``url`` stopped (SIGSTOP) for the block: connected, silent; then resumed."""
+    pids = server_pids(url)
+    stopped = []
+    try:
+        for pid in pids:
+            os.kill(pid, signal.SIGSTOP)
+            stopped.append(pid)
+        yield
+    finally:
+        for pid in reversed(stopped):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGCONT)
+
+
 def reset(url: str) -> None:
     """Empty a shared log (between tests): drop the tables, flush the database."""
     if url.startswith("postgresql"):
         import psycopg
 
         with psycopg.connect(url, autocommit=True) as conn:
-            conn.execute("DROP TABLE IF EXISTS gcbridge_delivery_ids, gcbridge_signatures")
+            conn.execute(
+                "DROP TABLE IF EXISTS gcbridge_delivery_ids, gcbridge_signatures, "
+                "gcbridge_delivery_log_schema"
+            )
     elif url.startswith("redis"):
         import redis
 

@@ -105,7 +105,7 @@ def test_backend_outage_is_503_and_nothing_is_handled(monkeypatch, tmp_path):
     def down(*args, **kw):
         raise DeliveryLogUnavailable("down", reason="delivery_log_unavailable")
 
-    monkeypatch.setattr(log, "claim", down)
+    monkeypatch.setattr(log, "acquire", down)  # the receiver claims through acquire
     with serve(log, gate) as server, httpx.Client(base_url=server.url) as client:
         response = attempt(client, 0)
     assert response.status_code == 503

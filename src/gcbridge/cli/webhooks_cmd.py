@@ -1,8 +1,9 @@
-"""``gcbridge webhooks listen | sign | verify | schema | trigger | calls | replay``.
+"""``gcbridge webhooks listen | sign | verify | schema | trigger | calls | replay | delivery-log``.
 
 ``trigger``, ``calls`` and ``replay`` drive a running emulator
 (:mod:`gcbridge.cli.webhooks_remote_cmd`); ``schema`` prints the JSON Schemas
-(:mod:`gcbridge.cli.webhooks_schema_cmd`).
+(:mod:`gcbridge.cli.webhooks_schema_cmd`); ``delivery-log init`` sets up a shared
+log (:mod:`gcbridge.cli.webhooks_log_cmd`).
 
 The secret comes from ``--secret-env VAR`` (preferred: it stays out of shell
 history and ``ps``) or, for ``listen`` during development, ``--secret``.
@@ -227,8 +228,10 @@ def register(parser: argparse.ArgumentParser) -> None:
     verify.add_argument("file", metavar="FILE|-", help="the raw body ('-' for stdin)")
     verify.set_defaults(func=_verify)
 
+    from gcbridge.cli.webhooks_log_cmd import register_delivery_log
     from gcbridge.cli.webhooks_remote_cmd import register_remote
     from gcbridge.cli.webhooks_schema_cmd import register_schema
 
     register_schema(sub)
     register_remote(sub)
+    register_delivery_log(sub)

@@ -19,6 +19,7 @@ from gcbridge.webhooks.construct import Delivery, construct_delivery, construct_
 from gcbridge.webhooks.delivery_log import DeliveryLog
 from gcbridge.webhooks.emulator_clock import EmulatorClock, EmulatorClockError
 from gcbridge.webhooks.errors import (
+    WebhookDeliveryIdError,
     WebhookError,
     WebhookPayloadError,
     WebhookReplayError,
@@ -68,6 +69,7 @@ __all__ = [
     "WebhookVerificationError",
     "WebhookReplayError",
     "WebhookPayloadError",
+    "WebhookDeliveryIdError",
     "SIGNATURE_HEADER",
     "TIMESTAMP_HEADER",
     "DELIVERY_ID_HEADER",

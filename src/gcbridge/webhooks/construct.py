@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from gcbridge.webhooks.delivery_log.claims import MAX_DELIVERY_ID_LENGTH
+from gcbridge.webhooks.errors import WebhookDeliveryIdError
 from gcbridge.webhooks.events import WebhookEvent, parse_event
 from gcbridge.webhooks.signature import (
     DEFAULT_TOLERANCE,
@@ -20,8 +22,6 @@ from gcbridge.webhooks.signature import (
 )
 
 __all__ = ["Delivery", "construct_event", "construct_delivery"]
-
-_MAX_ID = 200  # the delivery id is not signed: bound what we keep of it
 
 
 @dataclass(frozen=True)
@@ -61,14 +61,23 @@ def construct_delivery(
     tolerance: float = DEFAULT_TOLERANCE,
     now: float | None = None,
 ) -> Delivery:
-    """Like :func:`construct_event`, plus delivery id, retry count and first-sent date."""
+    """Like :func:`construct_event`, plus delivery id, retry count and first-sent date.
+
+    A delivery id longer than 200 characters is refused (``WebhookDeliveryIdError``,
+    reason ``delivery_id_too_long``): the service's ids are short, and the id is
+    the de-duplication key, so it is never cut or dropped.
+    """
     event = construct_event(secrets, body, headers, tolerance=tolerance, now=now)
     # verify_signature has checked both headers' presence and shape.
     timestamp = int(header_value(headers, TIMESTAMP_HEADER) or 0)
     signature = (header_value(headers, SIGNATURE_HEADER) or "").lower()
     delivery_id = header_value(headers, DELIVERY_ID_HEADER) or None
-    if delivery_id is not None and len(delivery_id) > _MAX_ID:
-        delivery_id = None
+    if delivery_id is not None and len(delivery_id) > MAX_DELIVERY_ID_LENGTH:
+        raise WebhookDeliveryIdError(
+            f"the {DELIVERY_ID_HEADER} header has {len(delivery_id)} characters, more than "
+            f"{MAX_DELIVERY_ID_LENGTH}: not a delivery id of the service",
+            reason="delivery_id_too_long",
+        )
     raw_retry = header_value(headers, RETRY_COUNT_HEADER) or ""
     retry_count = (
         int(raw_retry)

@@ -9,11 +9,15 @@
      |    +-- WebhookReplayError        authentic, but this exact signature was already
      |    |     reason: replayed_signature   accepted under another delivery id
      |    +-- WebhookPayloadError       authentic, but the body is not a spec 2.4 event
-     |    |     reason: malformed_payload
+     |    |     |  reason: malformed_payload
+     |    |     +-- WebhookDeliveryIdError  the (unsigned) delivery id is longer than 200
+     |    |           reason: delivery_id_too_long   characters: not the service's (answer 400)
      |    +-- DeliveryLogUnavailable    the delivery log cannot be reached: nothing is
      |          reason: delivery_log_unavailable   processed unguarded (answer 503)
      +-- DeliveryLogConfigError         ``DeliveryLog.from_url`` cannot build that log
-     |     reason: unsupported_url, missing_extra
+     |     reason: unsupported_url, missing_extra; PostgreSQL: schema_missing (run
+     |             ``gcbridge webhooks delivery-log init``), missing_privilege (the
+     |             privilege and table are named), schema_too_new
      +-- EmulatorClockError             an emulator's clock cannot be read (EmulatorClock)
      |     reason: emulator_clock_unavailable, bad_url
      +-- RespondStepsError              ``listen --respond`` steps cannot be read
@@ -31,6 +35,7 @@ __all__ = [
     "WebhookVerificationError",
     "WebhookReplayError",
     "WebhookPayloadError",
+    "WebhookDeliveryIdError",
     "VERIFICATION_REASONS",
     "DeliveryLogUnavailable",
     "DeliveryLogConfigError",
@@ -76,6 +81,12 @@ class WebhookPayloadError(WebhookError):
     reason = "malformed_payload"
 
 
+class WebhookDeliveryIdError(WebhookPayloadError):
+    """The delivery id header is too long to be the service's (it is refused, not truncated)."""
+
+    reason = "delivery_id_too_long"
+
+
 class DeliveryLogUnavailable(WebhookError):
     """The delivery log's backend failed (down, unreachable, locked): retry the delivery later."""
 
@@ -83,7 +94,7 @@ class DeliveryLogUnavailable(WebhookError):
 
 
 class DeliveryLogConfigError(GcBridgeError):
-    """A delivery log URL names no supported backend, or its extra is not installed."""
+    """A delivery log cannot be used as configured: URL, extra, schema or privileges."""
 
     reason = "unsupported_url"
 

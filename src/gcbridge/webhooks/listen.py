@@ -12,10 +12,17 @@ value printed from a request (header values, ids, names, content) goes through
 terminal, ``\r`` that rewrites a line into a forged "VERIFIED"), bidi controls
 and other invisible characters are shown escaped, and lengths are bounded.
 
-With a :class:`~gcbridge.webhooks.DeliveryLog` (``--delivery-log URL``) it
-de-duplicates like ``WebhookReceiver``: a processed id is ``SKIPPED duplicate``
-(200), a copy in flight elsewhere ``SKIPPED delivery_in_flight`` (503), a
+Requests go through :class:`~gcbridge.webhooks.receiver.WebhookReceiver`
+itself (its ``admit`` and ``settled`` steps), so ``listen`` answers exactly as
+a receiver built with the SDK: bodies over 1 MiB are ``413 body_too_large``
+before they are read, and with a :class:`~gcbridge.webhooks.DeliveryLog`
+(``--delivery-log URL``) a processed id is ``SKIPPED duplicate`` (200), a copy
+in flight elsewhere ``SKIPPED delivery_in_flight`` (503), a log that cannot be
+reached ``SKIPPED delivery_log_unavailable`` (503 with ``Retry-After``), a
 captured request replayed under a new id ``REJECTED replayed_signature`` (401).
+Printing VERIFIED is the handling: the claim is completed after it (kept and
+written later if the log is down by then, so the service's retry is a
+duplicate, never printed twice).
 """
 
 from __future__ import annotations
@@ -24,14 +31,14 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
 from gcbridge.clock import SYSTEM_CLOCK, Clock
-from gcbridge.webhooks.construct import construct_delivery
-from gcbridge.webhooks.errors import WebhookError, WebhookPayloadError
 from gcbridge.webhooks.signature import DEFAULT_TOLERANCE, DELIVERY_ID_HEADER, RETRY_COUNT_HEADER
 
 if TYPE_CHECKING:
-    from gcbridge.webhooks.construct import Delivery
     from gcbridge.webhooks.delivery_log import DeliveryLog
     from gcbridge.webhooks.respond import Responder
+
+DEFAULT_MAX_BODY = 1024 * 1024
+"""Largest body read (as ``WebhookReceiver``): larger ones are 413 before reading."""
 
 __all__ = ["create_listen_app", "format_verified", "format_rejected", "excerpt", "printable"]
 
@@ -91,6 +98,7 @@ def create_listen_app(
     clock: Clock = SYSTEM_CLOCK,
     delivery_log: DeliveryLog | None = None,
     respond: Responder | None = None,
+    max_body: int = DEFAULT_MAX_BODY,
 ) -> Any:
     """A Starlette app that verifies every POST and reports each one to ``out``.
 
@@ -100,10 +108,11 @@ def create_listen_app(
     import sys
 
     from starlette.applications import Starlette
-    from starlette.concurrency import run_in_threadpool
     from starlette.requests import Request
     from starlette.responses import JSONResponse
     from starlette.routing import Route
+
+    from gcbridge.webhooks.receiver import WebhookHTTPException, WebhookReceiver
 
     if out is None:
         out = sys.stdout
@@ -115,9 +124,13 @@ def create_listen_app(
         else:
             print(line, file=stream, flush=True)
 
+    receiver = WebhookReceiver(
+        secrets, delivery_log=delivery_log, tolerance=tolerance, clock=clock, max_body=max_body
+    )
+
     async def receive(request: Request) -> Any:
-        body = await request.body()
         if respond is not None and not (step := respond.next()).passes:
+            # scripted: answered before any check, the body left unread (never past the cap)
             from gcbridge.webhooks.respond import perform
 
             line = format_rejected(
@@ -128,57 +141,22 @@ def create_listen_app(
             emit("SCRIPTED" + line[len("REJECTED") :])
             return await perform(step, request)
         try:
-            delivery = construct_delivery(
-                secrets, body, request.headers, tolerance=tolerance, now=clock.now()
+            delivery, claim = await receiver.admit(request)
+        except WebhookHTTPException as exc:
+            reason = str(
+                exc.body.get("error") or ("duplicate" if exc.body.get("duplicate") else "-")
             )
-        except WebhookError as exc:
-            emit(
-                format_rejected(
-                    exc.reason,
-                    request.headers.get(DELIVERY_ID_HEADER),
-                    request.headers.get(RETRY_COUNT_HEADER),
-                )
+            line = format_rejected(
+                reason,
+                request.headers.get(DELIVERY_ID_HEADER),
+                request.headers.get(RETRY_COUNT_HEADER),
             )
-            status = 400 if isinstance(exc, WebhookPayloadError) else 401
-            return JSONResponse({"error": exc.reason, "message": str(exc)}, status_code=status)
-        log = delivery_log
-        if log is not None:
-            refused = await run_in_threadpool(_claim, log, delivery)
-            if refused is not None:
-                status, reason, answer, headers = refused
-                retry = None if delivery.retry_count is None else str(delivery.retry_count)
-                line = format_rejected(reason, delivery.delivery_id, retry)
-                emit(line if status == 401 else "SKIPPED " + line[len("REJECTED") :])
-                return JSONResponse(answer, status_code=status, headers=headers)
-        emit(format_verified(delivery))
-        if log is not None and delivery.delivery_id is not None:
-            await run_in_threadpool(log.complete, delivery.delivery_id)
+            emit("SKIPPED " + line[len("REJECTED") :] if exc.status_code in (200, 503) else line)
+            return JSONResponse(exc.body, status_code=exc.status_code, headers=exc.headers)
+        async with receiver.settled(claim):
+            emit(format_verified(delivery))
         return JSONResponse({"ok": True})
 
     return Starlette(
         routes=[Route("/{path:path}", receive, methods=["POST"])],
     )
-
-
-def _claim(
-    log: DeliveryLog, delivery: Delivery
-) -> tuple[int, str, dict[str, Any], dict[str, str]] | None:
-    """``None`` when this delivery is to be printed; else (status, reason, body, headers)."""
-    from gcbridge.webhooks.errors import DeliveryLogUnavailable, WebhookReplayError
-
-    delivery_id = delivery.delivery_id
-    try:
-        if delivery_id is None:
-            log.check(None, delivery.signature, delivery.timestamp_ms)
-            return None
-        status = log.claim(delivery_id, delivery.signature, delivery.timestamp_ms)
-    except WebhookReplayError as exc:
-        return 401, exc.reason, {"error": exc.reason, "message": str(exc)}, {}
-    except DeliveryLogUnavailable as exc:
-        return 503, exc.reason, {"error": exc.reason}, {"Retry-After": "30"}
-    if status == "duplicate":
-        return 200, "duplicate", {"duplicate": True, "delivery_id": delivery_id}, {}
-    if status == "in_flight":
-        retry_after = {"Retry-After": str(max(1, int(log.lease)))}
-        return 503, "delivery_in_flight", {"error": "delivery_in_flight"}, retry_after
-    return None

@@ -35,14 +35,23 @@ Design:
   - when the handler returns, the id is marked processed (with
     ``Depends(receiver, scope="function")`` before the answer is sent, else just
     after it);
-  - when the log's backend is down, the answer is ``503
-    {"error": "delivery_log_unavailable"}``: nothing is handled unguarded.
+  - when the log's backend is down or does not answer in time (``timeout`` of
+    the log), the answer is ``503 {"error": "delivery_log_unavailable"}`` with
+    ``Retry-After``: nothing is handled unguarded;
+  - the claim is settled by its own token: a handler that outlived its lease
+    never completes or releases the claim of the retry that took the id over;
+    a settlement the backend could not take (down after the handler ran) is
+    written before the log's next call, so the service's retry is a duplicate;
+  - a delivery id longer than 200 characters is answered 400
+    ``delivery_id_too_long``.
 
   Signal failure by raising, answer quickly (spec 6.1), and keep handlers
   idempotent where you can: delivery is at least once, handling is once per id
   while the id is remembered.
 - Use either ``Depends(receiver)`` (the event) or ``Depends(receiver.delivery)``
   (event plus delivery id, retry count, first-sent date) on a route, not both.
+- Other frameworks (and ``gcbridge webhooks listen``) use the same two steps:
+  :meth:`WebhookReceiver.admit` and :meth:`WebhookReceiver.settled`.
 """
 
 # No ``from __future__ import annotations``: FastAPI evaluates dependency
@@ -60,7 +69,7 @@ from starlette.concurrency import run_in_threadpool
 
 from gcbridge.clock import SYSTEM_CLOCK, Clock
 from gcbridge.webhooks.construct import Delivery, construct_delivery
-from gcbridge.webhooks.delivery_log import DeliveryLog
+from gcbridge.webhooks.delivery_log import Claim, DeliveryLog
 from gcbridge.webhooks.errors import DeliveryLogUnavailable, WebhookError, WebhookPayloadError
 from gcbridge.webhooks.events import WebhookEvent
 from gcbridge.webhooks.signature import DEFAULT_TOLERANCE, normalize_secrets
@@ -144,42 +153,56 @@ class WebhookReceiver:
 
     async def __call__(self, request: Request) -> AsyncIterator[WebhookEvent]:
         """Dependency: the verified event (see the module docstring for the answers)."""
-        delivery = await self._admit(request)
-        async with self._claim_settled(delivery):
+        delivery, claim = await self.admit(request)
+        async with self.settled(claim):
             yield delivery.event
 
     async def delivery(self, request: Request) -> AsyncIterator[Delivery]:
         """Dependency: the verified event with its delivery headers."""
-        delivery = await self._admit(request)
-        async with self._claim_settled(delivery):
+        delivery, claim = await self.admit(request)
+        async with self.settled(claim):
             yield delivery
 
     @asynccontextmanager
-    async def _claim_settled(self, delivery: Delivery) -> AsyncIterator[None]:
+    async def settled(self, claim: Claim | None) -> AsyncIterator[None]:
+        """Run the handling inside: the claim is completed if it returns, released if it raises."""
         log = self.delivery_log
-        if log is None or delivery.delivery_id is None:
+        if log is None or claim is None:
             yield
             return
-        delivery_id = delivery.delivery_id
         try:
             yield
         except BaseException:
             # The handler failed: un-claim the id so the service's retry (same id,
             # fresh signature) is processed rather than skipped as a duplicate.
-            await self._settle(log.release, delivery_id)
+            await self._settle(log.release, claim)
             raise
-        await self._settle(log.complete, delivery_id)
+        await self._settle(log.complete, claim)
 
     @staticmethod
-    async def _settle(step: Callable[[str], None], delivery_id: str) -> None:
+    async def _settle(step: Callable[[Claim], bool], claim: Claim) -> None:
         try:
-            await run_in_threadpool(step, delivery_id)
+            done = await run_in_threadpool(step, claim)
         except DeliveryLogUnavailable:
-            # The lease runs out on its own; the handler's outcome stands.
-            logger.error("could not settle the claim of webhook delivery %s", delivery_id)
+            # The handler's outcome stands; the log writes the settlement before its
+            # next call (or the lease runs out if this process stops first).
+            logger.error("could not settle the claim of webhook delivery %s yet", claim.delivery_id)
+            return
+        if not done:
+            logger.warning(
+                "the claim of webhook delivery %s had run out and was taken over: "
+                "left to the handler that holds it now",
+                claim.delivery_id,
+            )
 
-    async def _admit(self, request: Request) -> Delivery:
+    async def admit(self, request: Request) -> tuple[Delivery, Claim | None]:
+        """Read, verify and claim a delivery: the delivery and the claim its handling holds.
+
+        Raises :class:`WebhookHTTPException` (the answer) when the handler must
+        not run; otherwise run it inside :meth:`settled` with the claim.
+        """
         body = await self._read_body(request)
+        claim: Claim | None = None
         try:
             delivery = construct_delivery(
                 self._secrets,
@@ -190,7 +213,7 @@ class WebhookReceiver:
             )
             log = self.delivery_log
             if log is not None and delivery.delivery_id is not None:
-                await self._claim(log, delivery, delivery.delivery_id)
+                claim = await self._claim(log, delivery, delivery.delivery_id)
             elif log is not None:  # no id to deduplicate on; still refuse replays
                 await run_in_threadpool(log.check, None, delivery.signature, delivery.timestamp_ms)
         except DeliveryLogUnavailable as exc:
@@ -206,13 +229,14 @@ class WebhookReceiver:
             raise WebhookHTTPException(
                 status_code, {"error": exc.reason, "message": str(exc)}
             ) from None
-        return delivery
+        return delivery, claim
 
     @staticmethod
-    async def _claim(log: DeliveryLog, delivery: Delivery, delivery_id: str) -> None:
-        claimed = await run_in_threadpool(
-            log.claim, delivery_id, delivery.signature, delivery.timestamp_ms
+    async def _claim(log: DeliveryLog, delivery: Delivery, delivery_id: str) -> Claim:
+        claim = await run_in_threadpool(
+            log.acquire, delivery_id, delivery.signature, delivery.timestamp_ms
         )
+        claimed = claim.status
         if claimed == "duplicate":
             logger.info("webhook delivery %s already processed", delivery_id)
             raise WebhookHTTPException(200, {"duplicate": True, "delivery_id": delivery_id})
@@ -223,6 +247,7 @@ class WebhookReceiver:
                 {"error": "delivery_in_flight", "delivery_id": delivery_id},
                 {"Retry-After": str(max(1, math.ceil(log.lease)))},
             )
+        return claim
 
     async def _read_body(self, request: Request) -> bytes:
         declared = request.headers.get("content-length", "")

@@ -119,7 +119,7 @@ TIMEOUT_LIMIT = 3600.0
 
 
 async def perform(step: Step, request: Any) -> Any:
-    """Answer ``request`` (a Starlette request whose body was read) as ``step`` says.
+    """Answer ``request`` (a Starlette request, its body read or not) as ``step`` says.
 
     Returns the Starlette response to send; for ``timeout`` and ``reset`` the
     connection is already gone and the response is never sent.

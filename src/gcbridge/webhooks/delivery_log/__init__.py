@@ -17,14 +17,21 @@ Two things are remembered:
 
 Backends (:meth:`DeliveryLog.from_url`): SQLite (embedded, one host, the
 default), PostgreSQL and Redis (instances on several machines). When the
-backend cannot be reached, every method raises
-:class:`~gcbridge.webhooks.errors.DeliveryLogUnavailable`: the receiver answers
-503 and nothing is processed unguarded.
+backend cannot be reached, or does not answer within ``timeout``, every method
+raises :class:`~gcbridge.webhooks.errors.DeliveryLogUnavailable`: the receiver
+answers 503 and nothing is processed unguarded.
+
+A claim is a :class:`Claim` with its own token (:meth:`DeliveryLog.acquire`):
+completing or releasing it never touches another handler's claim of the same
+id. A settlement the backend could not take (an outage after the handler ran)
+is written before the log's next call (:mod:`.claims`).
+
+Delivery ids longer than :data:`MAX_DELIVERY_ID_LENGTH` are refused
+(``WebhookDeliveryIdError``, reason ``delivery_id_too_long``) on every backend.
 """
 
 from __future__ import annotations
 
-import logging
 import os
 import secrets
 import sqlite3
@@ -34,11 +41,20 @@ from collections.abc import Callable
 from typing import Literal, TypeVar
 
 from gcbridge.clock import Clock
+from gcbridge.webhooks.delivery_log.backends import DEFAULT_RETENTION
+from gcbridge.webhooks.delivery_log.backends import guarded as _guarded
+from gcbridge.webhooks.delivery_log.backends import store_for as _store_for
 from gcbridge.webhooks.delivery_log.base import ClaimOutcome, DeliveryStore, EntryState
+from gcbridge.webhooks.delivery_log.claims import (
+    MAX_DELIVERY_ID_LENGTH,
+    Claim,
+    PendingSettlements,
+    Settlement,
+)
 from gcbridge.webhooks.delivery_log.sqlite_store import SqliteStore
 from gcbridge.webhooks.errors import (
-    DeliveryLogConfigError,
     DeliveryLogUnavailable,
+    WebhookDeliveryIdError,
     WebhookReplayError,
 )
 from gcbridge.webhooks.signature import DEFAULT_TOLERANCE
@@ -46,47 +62,23 @@ from gcbridge.webhooks.signature import DEFAULT_TOLERANCE
 __all__ = [
     "DeliveryLog",
     "DeliveryStatus",
+    "Claim",
+    "MAX_DELIVERY_ID_LENGTH",
     "ClaimOutcome",
     "DeliveryStore",
     "DEFAULT_LEASE",
     "DEFAULT_RETENTION",
 ]
 
-logger = logging.getLogger("gcbridge.webhooks")
 
 DeliveryStatus = Literal["new", "duplicate", "in_flight"]
 """Outcome of :meth:`DeliveryLog.claim` (``in_flight`` only from ``claim``)."""
 
 DEFAULT_LEASE = 60.0
 """Seconds a claim holds before another instance may take it over (> the service's 10 s timeout)."""
-DEFAULT_RETENTION = 7 * 24 * 3600.0
-"""Seconds a processed delivery id is remembered (longer than the 6-hour retry schedule)."""
 
 _PRUNE_EVERY = 60.0  # seconds between opportunistic prunes (SQLite, PostgreSQL)
 _T = TypeVar("_T")
-
-
-def _store_for(url: str) -> DeliveryStore:
-    scheme = url.split("://", 1)[0].lower() if "://" in url else ""
-    if not scheme:
-        return SqliteStore(url, retention=DEFAULT_RETENTION)
-    if scheme == "sqlite":
-        path = url[len("sqlite://") :]
-        path = path[1:] if path.startswith("/") else path  # sqlite:///rel, sqlite:////abs
-        return SqliteStore(path or ":memory:", retention=DEFAULT_RETENTION)
-    if scheme in ("postgresql", "postgres"):
-        from gcbridge.webhooks.delivery_log.postgres_store import PostgresStore, load_psycopg
-
-        return _guarded("postgresql", lambda: PostgresStore(url), (load_psycopg().Error,))
-    if scheme in ("redis", "rediss", "unix"):
-        from gcbridge.webhooks.delivery_log.redis_store import RedisStore, load_redis
-
-        return _guarded("redis", lambda: RedisStore(url), (load_redis().RedisError,))
-    raise DeliveryLogConfigError(
-        f"unsupported delivery log URL scheme {scheme!r}: use a file path, sqlite:///PATH, "
-        "postgresql://... or redis://...",
-        reason="unsupported_url",
-    )
 
 
 class DeliveryLog:
@@ -109,8 +101,9 @@ class DeliveryLog:
         self.lease = float(lease)
         self._clock = clock
         self._store = store if store is not None else SqliteStore(path, retention=retention)
-        self._claims: dict[str, tuple[str, str, int]] = {}  # id -> token, signature, ts
+        self._claims: dict[str, Claim] = {}  # id -> this log's latest claim (id-keyed calls)
         self._claims_lock = threading.Lock()
+        self._pending = PendingSettlements()
         self._last_prune = float("-inf")
 
     @classmethod
@@ -122,15 +115,22 @@ class DeliveryLog:
         tolerance: float = DEFAULT_TOLERANCE,
         lease: float = DEFAULT_LEASE,
         clock: Clock | None = None,
+        timeout: float | None = None,
     ) -> DeliveryLog:
         """A log on ``sqlite:///PATH`` (or a bare path), ``postgresql://...`` or ``redis://...``.
 
         ``clock=None`` uses the backend's clock (the database server's for
-        PostgreSQL and Redis). Raises ``DeliveryLogConfigError`` (``unsupported_url``,
-        ``missing_extra``) or, if the server cannot be reached, ``DeliveryLogUnavailable``.
+        PostgreSQL and Redis). ``timeout``: seconds one call may wait for the
+        backend before the log counts as unavailable (default 5 for PostgreSQL
+        and Redis, 10 for a locked SQLite file). Raises ``DeliveryLogConfigError``
+        (``unsupported_url``, ``missing_extra``; PostgreSQL: ``schema_missing``,
+        ``missing_privilege``, ``schema_too_new``) or, if the server cannot be
+        reached, ``DeliveryLogUnavailable``.
         """
+        if timeout is not None and timeout <= 0:
+            raise ValueError("timeout must be positive")
         target = os.fspath(url)
-        store = _guarded("sqlite", lambda: _store_for(target), (sqlite3.Error,))
+        store = _guarded("sqlite", lambda: _store_for(target, timeout), (sqlite3.Error,))
         return cls(store=store, retention=retention, tolerance=tolerance, lease=lease, clock=clock)
 
     def __repr__(self) -> str:
@@ -144,62 +144,132 @@ class DeliveryLog:
         """``sqlite``, ``postgresql`` or ``redis``."""
         return self._store.kind
 
-    def claim(self, delivery_id: str, signature: str, timestamp_ms: int) -> DeliveryStatus:
-        """Atomically claim ``delivery_id`` for this caller's handler, with its signature.
+    def acquire(self, delivery_id: str, signature: str, timestamp_ms: int) -> Claim:
+        """Atomically claim ``delivery_id`` for this caller's handler; the :class:`Claim`.
 
-        ``new``: the caller holds a lease and must call :meth:`complete` after
-        processing or :meth:`release` if processing failed. ``duplicate``: already
-        processed. ``in_flight``: another handler holds a live lease (retry later).
-        Raises ``WebhookReplayError`` when the signature was already accepted
-        under another delivery id.
+        ``status`` ``new``: the caller holds the claim (``token`` set) and must
+        :meth:`complete` it after processing or :meth:`release` it if processing
+        failed. ``duplicate``: already processed. ``in_flight``: another handler
+        holds a live lease (retry later). Raises ``WebhookReplayError`` when the
+        signature was already accepted under another delivery id, and
+        ``WebhookDeliveryIdError`` for an id over 200 characters.
         """
+        _check_id(delivery_id)
         token = secrets.token_hex(8)
         self._maybe_prune()
         sig = signature.lower()
-        outcome = self._call(
-            lambda now: self._store.claim(
-                delivery_id,
-                token,
-                sig,
-                timestamp_ms,
-                now,
-                lease=self.lease,
-                tolerance=self.tolerance,
+        try:
+            outcome = self._call(
+                lambda now: self._store.claim(
+                    delivery_id,
+                    token,
+                    sig,
+                    timestamp_ms,
+                    now,
+                    lease=self.lease,
+                    tolerance=self.tolerance,
+                )
             )
-        )
+        except DeliveryLogUnavailable:
+            # The claim may still land (a server that resumes runs what it had read):
+            # release it when the log is back, so it does not hold the id for a lease.
+            self._pending.add("release", Claim("new", delivery_id, sig, int(timestamp_ms), token))
+            raise
         if outcome == "replayed":
             raise _replayed()
-        if outcome == "new":
+        claim = Claim(
+            outcome,
+            delivery_id,
+            sig,
+            int(timestamp_ms),
+            token if outcome == "new" else None,
+        )
+        if claim.held:
             with self._claims_lock:
-                self._claims[delivery_id] = (token, sig, int(timestamp_ms))
-        return outcome
+                self._claims[delivery_id] = claim
+        return claim
 
-    def complete(self, delivery_id: str) -> None:
-        """Mark a delivery this log claimed as processed (its copies become ``duplicate``)."""
-        with self._claims_lock:
-            held = self._claims.pop(delivery_id, None)
+    def claim(self, delivery_id: str, signature: str, timestamp_ms: int) -> DeliveryStatus:
+        """Like :meth:`acquire`, the status only: settle it with :meth:`complete` by id."""
+        return self.acquire(delivery_id, signature, timestamp_ms).status
+
+    def complete(self, claim: Claim | str) -> bool:
+        """Mark a claimed delivery processed (its copies become ``duplicate``).
+
+        Given the :class:`Claim`, only while its token still holds the id: a
+        stale completion (the lease ran out and another handler claimed the id)
+        touches nothing and returns ``False``. Given an id, this log's latest
+        claim of it. If the backend is down the completion is kept and written
+        before this log's next call (``DeliveryLogUnavailable`` is still raised).
+        """
+        held = self._held(claim)
         if held is None:
+            assert isinstance(claim, str)
             # Another handler in this process took the claim over after the lease and
             # completed it first; anything else is a caller's mistake.
-            if self.state(delivery_id) == "processed":
-                return
-            raise KeyError(f"delivery {delivery_id!r} was not claimed through this log")
-        _, signature, timestamp_ms = held
-        self.record(delivery_id, signature, timestamp_ms)
+            if self.state(claim) == "processed":
+                return False
+            raise KeyError(f"delivery {claim!r} was not claimed through this log")
+        return self._settle("complete", held)
 
-    def release(self, delivery_id: str) -> None:
-        """Give up this log's claim on a delivery whose processing failed (the retry gets in).
+    def release(self, claim: Claim | str) -> bool:
+        """Give up a claim whose processing failed (the retry gets in); ``True`` if dropped.
 
-        Only a claim made through this log is dropped: another instance's live
-        claim is never touched.
+        Only this claim's token is released: another handler's live claim of the
+        same id (this or another instance) is never touched. Kept for later like
+        :meth:`complete` if the backend is down.
         """
+        held = self._held(claim)
+        if held is None:
+            return False
+        return self._settle("release", held)
+
+    def _held(self, claim: Claim | str) -> Claim | None:
         with self._claims_lock:
-            held = self._claims.pop(delivery_id, None)
-        if held is not None:
-            self._call(lambda now: self._store.release(delivery_id, held[0]))
+            if isinstance(claim, str):
+                _check_id(claim)
+                return self._claims.pop(claim, None)
+            if self._claims.get(claim.delivery_id) == claim:
+                del self._claims[claim.delivery_id]
+        return claim if claim.held else None
+
+    def _settle(self, what: Settlement, claim: Claim) -> bool:
+        try:
+            return self._call(lambda now: self._write(what, claim, now))
+        except DeliveryLogUnavailable:
+            self._pending.add(what, claim)
+            raise
+
+    def _write(self, what: Settlement, claim: Claim, now: float | None) -> bool:
+        if what == "release":
+            return self._store.release(claim.delivery_id, claim.token)
+        return self._store.complete(
+            claim.delivery_id,
+            claim.signature,
+            claim.timestamp_ms,
+            now,
+            retention=self.retention,
+            tolerance=self.tolerance,
+            token=claim.token,
+        )
+
+    def _flush_pending(self) -> None:
+        """Write the settlements an outage held back (before anything else reaches the log)."""
+        items = self._pending.take()
+        for index, (what, claim) in enumerate(items):
+            try:
+                _guarded(
+                    self._store.kind,
+                    lambda w=what, c=claim: self._write(w, c, self._now()),  # type: ignore[misc]
+                    self._store.errors,
+                )
+            except DeliveryLogUnavailable:
+                self._pending.put_back(items[index:])
+                raise
 
     def record(self, delivery_id: str, signature: str, timestamp: int) -> None:
-        """Mark ``delivery_id`` processed; ``timestamp`` is the signed epoch ms."""
+        """Mark ``delivery_id`` processed, whoever claimed it; ``timestamp``: signed epoch ms."""
+        _check_id(delivery_id)
         self._maybe_prune()
         self._call(
             lambda now: self._store.complete(
@@ -214,6 +284,8 @@ class DeliveryLog:
 
     def check(self, delivery_id: str | None, signature: str, timestamp_ms: int) -> DeliveryStatus:
         """Without a lease: ``duplicate`` for a processed id, else claim the signature."""
+        if delivery_id is not None:
+            _check_id(delivery_id)
         if delivery_id is not None and self.seen(delivery_id):
             return "duplicate"
         if not self.claim_signature(signature, timestamp_ms):
@@ -226,6 +298,7 @@ class DeliveryLog:
 
     def state(self, delivery_id: str) -> EntryState | None:
         """``processed``, ``in_flight`` (a live claim) or ``None``."""
+        _check_id(delivery_id)
         return self._call(lambda now: self._store.state(delivery_id, now))
 
     def signature_seen(self, signature: str) -> bool:
@@ -253,6 +326,8 @@ class DeliveryLog:
         return None if self._clock is None else self._clock.now()
 
     def _call(self, fn: Callable[[float | None], _T]) -> _T:
+        if len(self._pending):
+            self._flush_pending()
         return _guarded(self._store.kind, lambda: fn(self._now()), self._store.errors)
 
     def _maybe_prune(self) -> None:
@@ -265,16 +340,13 @@ class DeliveryLog:
             self._call(self._store.prune)
 
 
-def _guarded(kind: str, fn: Callable[[], _T], errors: tuple[type[BaseException], ...]) -> _T:
-    try:
-        return fn()
-    except errors + (OSError,) as exc:
-        # The message names the error type only: backend messages can hold URLs.
-        logger.warning("delivery log (%s) unavailable: %s", kind, type(exc).__name__)
-        raise DeliveryLogUnavailable(
-            f"the delivery log ({kind}) is unavailable: {type(exc).__name__}",
-            reason="delivery_log_unavailable",
-        ) from exc
+def _check_id(delivery_id: str) -> None:
+    if len(delivery_id) > MAX_DELIVERY_ID_LENGTH:
+        raise WebhookDeliveryIdError(
+            f"the delivery id has {len(delivery_id)} characters, more than "
+            f"{MAX_DELIVERY_ID_LENGTH}: not a delivery of the service",
+            reason="delivery_id_too_long",
+        )
 
 
 def _replayed() -> WebhookReplayError:

@@ -73,8 +73,13 @@ class DeliveryStore(ABC):
         *,
         retention: float,
         tolerance: float,
-    ) -> None:
-        """Mark the id processed for ``retention`` and remember its signature."""
+        token: str | None = None,
+    ) -> bool:
+        """Mark the id processed for ``retention`` and remember its signature; ``True`` if so.
+
+        With ``token``, only if that token's claim still holds the id (live or
+        expired) or the id is unknown: a stale completion touches nothing.
+        """
 
     @abstractmethod
     def release(self, delivery_id: str, token: str | None) -> bool:

@@ -8,42 +8,47 @@ computed and pruned with the database's clock (``now()``, the statement's
 transaction start), so instances whose clocks drift still agree on leases and
 windows.
 
-Tables: ``gcbridge_delivery_ids`` and ``gcbridge_signatures``, created on first
-use (under an advisory lock: instances starting together do not race).
+Tables: ``gcbridge_delivery_ids`` and ``gcbridge_signatures``
+(:mod:`~gcbridge.webhooks.delivery_log.postgres_schema`): checked when the log
+opens, created there once if missing and allowed, never on a reconnect.
+
+Every call is bounded (:mod:`~gcbridge.webhooks.delivery_log.deadline`): the
+connection attempt by ``connect_timeout``, the statement by the server's
+``statement_timeout`` and ``lock_timeout``, a dead peer by TCP keepalives and
+``tcp_user_timeout``, and the whole call by a client-side deadline that shuts
+the socket down under a server that stopped answering. Connections come from a
+small pool whose lock is never held across a call, so one hung call does not
+queue the others; after a hang the breaker fails calls at once until a probe
+gets through. A deadlock (or a serialization failure) is retried on the same
+connection: it is not a lost connection.
 """
 
 from __future__ import annotations
 
+import contextlib
+import math
+import secrets
 import threading
+import time
 from typing import TYPE_CHECKING, Any
 
 from gcbridge.webhooks.delivery_log.base import ClaimOutcome, DeliveryStore, EntryState
+from gcbridge.webhooks.delivery_log.deadline import Breaker, TimedOut, Watchdog
+from gcbridge.webhooks.delivery_log.postgres_schema import ensure_schema
 from gcbridge.webhooks.errors import DeliveryLogConfigError
 
 if TYPE_CHECKING:
     import psycopg
 
-__all__ = ["PostgresStore", "load_psycopg"]
+__all__ = ["PostgresStore", "load_psycopg", "DEFAULT_TIMEOUT"]
+
+DEFAULT_TIMEOUT = 5.0
+"""Seconds one call may take on the server (statement and lock waits); the client allows 1 more."""
+_CLIENT_MARGIN = 1.0  # the server's own timeouts fire first while it still answers
+_DEADLOCK_RETRIES = 3
 
 _NOW = "COALESCE(%(now)s::float8, extract(epoch FROM now())::float8)"
 _SIG_EXPIRY = f"GREATEST(%(ts)s::float8 / 1000.0, {_NOW}) + %(tolerance)s::float8"
-
-_SCHEMA = [
-    "SELECT pg_advisory_xact_lock(7220451061)",
-    """CREATE TABLE IF NOT EXISTS gcbridge_delivery_ids (
-        delivery_id text PRIMARY KEY,
-        state text NOT NULL,
-        token text,
-        expires_at double precision NOT NULL,
-        signature text NOT NULL,
-        timestamp_ms bigint NOT NULL)""",
-    """CREATE TABLE IF NOT EXISTS gcbridge_signatures (
-        signature text PRIMARY KEY,
-        expires_at double precision NOT NULL)""",
-    "CREATE INDEX IF NOT EXISTS gcbridge_delivery_ids_expires_at "
-    "ON gcbridge_delivery_ids (expires_at)",
-    "CREATE INDEX IF NOT EXISTS gcbridge_signatures_expires_at ON gcbridge_signatures (expires_at)",
-]
 
 _CLAIM_SIGNATURE = f"""
 INSERT INTO gcbridge_signatures AS s VALUES (%(sig)s, {_SIG_EXPIRY})
@@ -75,13 +80,22 @@ _KEEP_SIGNATURE = f"""
 INSERT INTO gcbridge_signatures AS s VALUES (%(sig)s, {_SIG_EXPIRY})
 ON CONFLICT (signature) DO UPDATE SET expires_at = GREATEST(s.expires_at, EXCLUDED.expires_at)"""
 
+# With a token, only that token's claim (live or expired) or an unknown id becomes
+# processed: a stale completion touches nothing.
 _COMPLETE = f"""
 WITH ids AS (
     INSERT INTO gcbridge_delivery_ids AS d
         VALUES (%(id)s, 'processed', NULL, {_NOW} + %(retention)s::float8, %(sig)s, %(ts)s)
     ON CONFLICT (delivery_id) DO UPDATE SET
         state = 'processed', token = NULL, expires_at = EXCLUDED.expires_at
-){_KEEP_SIGNATURE}"""
+        WHERE %(token)s::text IS NULL OR (d.state = 'claimed' AND d.token = %(token)s::text)
+    RETURNING 1
+), sig AS (
+    INSERT INTO gcbridge_signatures AS s SELECT %(sig)s, {_SIG_EXPIRY}
+    WHERE EXISTS (SELECT 1 FROM ids)
+    ON CONFLICT (signature) DO UPDATE SET expires_at = GREATEST(s.expires_at, EXCLUDED.expires_at)
+)
+SELECT EXISTS (SELECT 1 FROM ids)"""
 
 
 def load_psycopg() -> Any:
@@ -97,48 +111,121 @@ def load_psycopg() -> Any:
 
 
 class PostgresStore(DeliveryStore):
-    """Delivery ids and signatures in PostgreSQL, one connection per log, reconnecting."""
+    """Delivery ids and signatures in PostgreSQL: a small connection pool, every call bounded."""
 
     kind = "postgresql"
 
-    def __init__(self, url: str, *, connect_timeout: float = 5.0) -> None:
+    def __init__(
+        self,
+        url: str,
+        *,
+        timeout: float = DEFAULT_TIMEOUT,
+        max_connections: int = 4,
+        create_schema: bool = True,
+    ) -> None:
+        if timeout <= 0 or max_connections < 1:
+            raise ValueError("timeout must be positive and max_connections at least 1")
         self._psycopg = load_psycopg()
-        self.errors = (self._psycopg.Error,)
-        self._url = url
-        self._connect_timeout = connect_timeout
-        self._lock = threading.Lock()
-        self._conn: psycopg.Connection[Any] | None = None
-        with self._lock:
-            self._connection()  # fail early on a wrong URL; later outages reconnect
+        self.errors = (self._psycopg.Error, TimedOut)
+        self.timeout = float(timeout)
+        self._params = _connection_params(self._psycopg, url, self.timeout)
+        self._max = max_connections
+        self._create = create_schema
+        self._cond = threading.Condition()
+        self._idle: list[psycopg.Connection[Any]] = []
+        self._open = 0
+        self._watchdog = Watchdog()
+        self._breaker = Breaker(retry_interval=min(1.0, self.timeout))
+        # Fail early on a wrong URL, a missing schema or privilege; later outages reconnect.
+        conn = self._connect(time.monotonic() + self.timeout)
+        try:
+            with self._watchdog.guard(conn.pgconn.socket, time.monotonic() + self.timeout + 1):
+                ensure_schema(conn, create=create_schema, psycopg=self._psycopg)
+        except BaseException:
+            conn.close()
+            raise
+        with self._cond:
+            self._open += 1
+            self._idle.append(conn)
 
-    def _connection(self) -> psycopg.Connection[Any]:
-        if self._conn is None or self._conn.closed:
-            conn = self._psycopg.connect(
-                self._url, autocommit=True, connect_timeout=max(1, int(self._connect_timeout))
-            )
-            with conn.transaction():
-                for statement in _SCHEMA:
-                    conn.execute(statement)
-            self._conn = conn
-        return self._conn
+    def _connect(self, deadline: float) -> psycopg.Connection[Any]:
+        left = max(1, math.ceil(deadline - time.monotonic()))
+        params = {**self._params, "connect_timeout": str(min(left, self._connect_timeout))}
+        conn: psycopg.Connection[Any] = self._psycopg.connect(autocommit=True, **params)
+        return conn
+
+    @property
+    def _connect_timeout(self) -> int:
+        return int(self._params.get("connect_timeout") or max(2, math.ceil(self.timeout)))
+
+    def _acquire(self, deadline: float) -> psycopg.Connection[Any] | None:
+        """An idle connection, or ``None`` when this call may open a new one."""
+        with self._cond:
+            while True:
+                if self._idle:
+                    return self._idle.pop()
+                if self._open < self._max:
+                    self._open += 1
+                    return None
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise TimedOut("no delivery log connection became free in time")
+                self._cond.wait(left)
+
+    def _give_back(self, conn: psycopg.Connection[Any] | None) -> None:
+        with self._cond:
+            if conn is not None and not conn.closed and not conn.broken:
+                self._idle.append(conn)
+            else:
+                self._open -= 1
+                if conn is not None:
+                    _close_quietly(conn)
+            self._cond.notify()
+
+    def _drop_idle(self) -> None:
+        """Close the idle connections (after a hang: they lead to the same server)."""
+        with self._cond:
+            idle, self._idle = self._idle, []
+            self._open -= len(idle)
+            self._cond.notify_all()
+        for conn in idle:
+            _close_quietly(conn)
 
     def _run(self, fn: Any) -> Any:
-        with self._lock:
-            try:
-                return fn(self._connection())
-            except self._psycopg.OperationalError:
-                self._drop()
-                raise
-            except self._psycopg.InterfaceError:
-                self._drop()
-                raise
-
-    def _drop(self) -> None:
-        if self._conn is not None:
-            try:
-                self._conn.close()
-            finally:
-                self._conn = None
+        """``fn(conn)`` within the deadline; deadlocks retried; a hung server trips the breaker."""
+        if not self._breaker.allow():
+            raise TimedOut("the delivery log did not answer lately; not retried yet")
+        deadline = time.monotonic() + self.timeout + _CLIENT_MARGIN
+        conn = self._acquire(deadline)
+        try:
+            if conn is None:
+                conn = self._connect(deadline)
+            for attempt in range(_DEADLOCK_RETRIES + 1):
+                with self._watchdog.guard(conn.pgconn.socket, deadline) as fired:
+                    try:
+                        result = fn(conn)
+                    except self._psycopg.Error as exc:
+                        if fired():
+                            raise TimedOut("the delivery log did not answer in time") from exc
+                        if _is_retryable(exc) and attempt < _DEADLOCK_RETRIES:
+                            time.sleep(0.01 * (attempt + 1) * (1 + secrets.randbelow(100) / 100))
+                            continue
+                        if _sqlstate(exc) == "42P01" and attempt < _DEADLOCK_RETRIES:
+                            # The tables went away (a database restored empty): set the
+                            # schema up again, once, as when the log opened.
+                            ensure_schema(conn, create=self._create, psycopg=self._psycopg)
+                            continue
+                        raise
+                self._breaker.reset()
+                return result
+        except (TimedOut, self._psycopg.OperationalError) as exc:
+            if isinstance(exc, (TimedOut, self._psycopg.errors.ConnectionTimeout)):
+                self._breaker.trip()  # a server that hangs: fail fast for a while
+            if isinstance(exc, TimedOut) or conn is None or conn.broken or conn.closed:
+                self._drop_idle()  # the other connections lead to the same server
+            raise
+        finally:
+            self._give_back(conn)
 
     def claim(
         self,
@@ -187,8 +274,9 @@ class PostgresStore(DeliveryStore):
         *,
         retention: float,
         tolerance: float,
-    ) -> None:
-        """Mark processed for the retention; remember the signature."""
+        token: str | None = None,
+    ) -> bool:
+        """Mark processed for the retention; remember the signature (``token``: if still its)."""
         params = {
             "id": delivery_id,
             "sig": signature,
@@ -196,9 +284,11 @@ class PostgresStore(DeliveryStore):
             "now": now,
             "retention": retention,
             "tolerance": tolerance,
+            "token": token,
         }
 
-        self._run(lambda conn: conn.execute(_COMPLETE, params))
+        row = self._run(lambda conn: conn.execute(_COMPLETE, params).fetchone())
+        return bool(row and row[0])
 
     def release(self, delivery_id: str, token: str | None) -> bool:
         """Drop a claim (``token``'s only, if given)."""
@@ -247,6 +337,46 @@ class PostgresStore(DeliveryStore):
         return int(self._run(run))
 
     def close(self) -> None:
-        """Close the connection."""
-        with self._lock:
-            self._drop()
+        """Close the connections."""
+        self._drop_idle()
+        self._watchdog.close()
+
+
+def _sqlstate(exc: Exception) -> str | None:
+    return getattr(exc, "sqlstate", None)
+
+
+def _is_retryable(exc: Exception) -> bool:
+    """A deadlock or a serialization failure: the transaction may simply run again."""
+    return _sqlstate(exc) in ("40P01", "40001")
+
+
+def _close_quietly(conn: Any) -> None:
+    with contextlib.suppress(Exception):
+        conn.close()
+
+
+def _connection_params(psycopg: Any, url: str, timeout: float) -> dict[str, Any]:
+    """The URL's parameters, with bounds added where the URL sets none."""
+    params: dict[str, Any] = dict(psycopg.conninfo.conninfo_to_dict(url))
+    ms = str(max(1, int(timeout * 1000)))
+    defaults = {
+        "keepalives": "1",
+        "keepalives_idle": str(max(1, math.ceil(timeout))),
+        "keepalives_interval": "1",
+        "keepalives_count": "3",
+        "tcp_user_timeout": ms,  # unacknowledged data: the peer is gone
+        "application_name": "gcbridge-delivery-log",
+    }
+    for key, value in defaults.items():
+        params.setdefault(key, value)
+    # Server-side bounds the URL's own options do not set already.
+    bounds = {
+        "statement_timeout": ms,
+        "lock_timeout": ms,
+        "idle_in_transaction_session_timeout": str(max(1000, 2 * int(ms))),
+    }
+    given = str(params.get("options") or "")
+    added = " ".join(f"-c {name}={value}" for name, value in bounds.items() if name not in given)
+    params["options"] = " ".join(part for part in (given, added) if part)
+    return params

@@ -15,7 +15,10 @@ from typing import Any
 from gcbridge.webhooks.delivery_log.base import ClaimOutcome, DeliveryStore, EntryState
 from gcbridge.webhooks.errors import DeliveryLogConfigError
 
-__all__ = ["RedisStore", "load_redis", "DELIVERY_KEY", "SIGNATURE_KEY"]
+__all__ = ["RedisStore", "load_redis", "DELIVERY_KEY", "SIGNATURE_KEY", "DEFAULT_TIMEOUT"]
+
+DEFAULT_TIMEOUT = 5.0
+"""Seconds to connect, and to wait for one answer, before the log counts as unavailable."""
 
 DELIVERY_KEY = "{gcbridge}:delivery:"
 """Prefix of a delivery id's key (a hash: state, token, expires_at, signature, timestamp_ms)."""
@@ -63,10 +66,14 @@ return 'new'
 """
 )
 
-# KEYS: delivery, signature. ARGV: now, signature, ts_ms, retention, tolerance
+# KEYS: delivery, signature. ARGV: now, signature, ts_ms, retention, tolerance, token ('': any)
 _COMPLETE = (
     _NOW
     + """
+if ARGV[6] ~= '' then
+  local held = redis.call('HMGET', KEYS[1], 'state', 'token')
+  if held[1] and not (held[1] == 'claimed' and held[2] == ARGV[6]) then return 0 end
+end
 local until_ = now + tonumber(ARGV[4])
 redis.call('DEL', KEYS[1])
 redis.call('HSET', KEYS[1], 'state', 'processed', 'expires_at', string.format('%.6f', until_),
@@ -148,11 +155,15 @@ class RedisStore(DeliveryStore):
     kind = "redis"
     self_expiring = True
 
-    def __init__(self, url: str, *, timeout: float = 5.0) -> None:
+    def __init__(self, url: str, *, timeout: float = DEFAULT_TIMEOUT) -> None:
         redis = load_redis()
         self.errors = (redis.RedisError,)
         self._client = redis.Redis.from_url(
-            url, socket_timeout=timeout, socket_connect_timeout=timeout
+            url,
+            socket_timeout=timeout,
+            socket_connect_timeout=timeout,
+            socket_keepalive=True,
+            health_check_interval=30,
         )
         register = self._client.register_script
         self._claim = register(_CLAIM)
@@ -192,12 +203,12 @@ class RedisStore(DeliveryStore):
         *,
         retention: float,
         tolerance: float,
-    ) -> None:
-        """Mark processed for the retention; remember the signature."""
+        token: str | None = None,
+    ) -> bool:
+        """Mark processed for the retention; remember the signature (``token``: if still its)."""
         keys = [DELIVERY_KEY + delivery_id, SIGNATURE_KEY + signature]
-        self._complete(
-            keys=keys, args=[_now_arg(now), signature, int(timestamp_ms), retention, tolerance]
-        )
+        args = [_now_arg(now), signature, int(timestamp_ms), retention, tolerance, token or ""]
+        return bool(self._complete(keys=keys, args=args))
 
     def release(self, delivery_id: str, token: str | None) -> bool:
         """Drop a claim (``token``'s only, if given)."""

@@ -22,7 +22,10 @@ from gcbridge.webhooks.delivery_log.base import (
     signature_expiry,
 )
 
-__all__ = ["SqliteStore", "private_file"]
+__all__ = ["SqliteStore", "private_file", "DEFAULT_BUSY_TIMEOUT"]
+
+DEFAULT_BUSY_TIMEOUT = 10.0
+"""Seconds a call waits for a file locked by another process before the log is unavailable."""
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS delivery_ids (
@@ -87,9 +90,16 @@ class SqliteStore(DeliveryStore):
     kind = "sqlite"
     errors = (sqlite3.Error,)
 
-    def __init__(self, path: str | os.PathLike[str] = ":memory:", *, retention: float) -> None:
+    def __init__(
+        self,
+        path: str | os.PathLike[str] = ":memory:",
+        *,
+        retention: float,
+        timeout: float = DEFAULT_BUSY_TIMEOUT,
+    ) -> None:
         target = os.fspath(path)
         self._lock = threading.Lock()
+        self._timeout = timeout
         on_disk = target != ":memory:" and not target.startswith("file:")
         if on_disk:
             private_file(target)
@@ -97,7 +107,7 @@ class SqliteStore(DeliveryStore):
         # connection) and plenty for a receiver's write rate; other processes
         # on the same file are serialised by SQLite's own locks.
         self._conn = sqlite3.connect(
-            target, check_same_thread=False, isolation_level=None, timeout=10
+            target, check_same_thread=False, isolation_level=None, timeout=timeout
         )
         if on_disk:
             _set_wal(self._conn)
@@ -114,6 +124,17 @@ class SqliteStore(DeliveryStore):
                 self._conn.execute("DROP TABLE deliveries")
         if on_disk:
             private_file(target)  # the -wal and -shm files exist now
+
+    @contextmanager
+    def _locked(self) -> Iterator[None]:
+        """This store's connection; waiting no longer than the timeout (a call hung on a
+        locked file must not queue the others behind it)."""
+        if not self._lock.acquire(timeout=self._timeout):
+            raise sqlite3.OperationalError("database is locked (another call waited too long)")
+        try:
+            yield
+        finally:
+            self._lock.release()
 
     @contextmanager
     def _tx(self) -> Iterator[None]:
@@ -138,7 +159,7 @@ class SqliteStore(DeliveryStore):
     ) -> ClaimOutcome:
         """Atomically claim a delivery id and its signature (one write transaction)."""
         t = time.time() if now is None else now
-        with self._lock, self._tx():
+        with self._locked(), self._tx():
             row = self._conn.execute(
                 "SELECT state FROM delivery_ids WHERE delivery_id = ? AND expires_at >= ?",
                 (delivery_id, t),
@@ -165,10 +186,17 @@ class SqliteStore(DeliveryStore):
         *,
         retention: float,
         tolerance: float,
-    ) -> None:
-        """Mark processed for the retention; remember the signature."""
+        token: str | None = None,
+    ) -> bool:
+        """Mark processed for the retention; remember the signature (``token``: if still its)."""
         t = time.time() if now is None else now
-        with self._lock, self._tx():
+        with self._locked(), self._tx():
+            if token is not None:
+                row = self._conn.execute(
+                    "SELECT state, token FROM delivery_ids WHERE delivery_id = ?", (delivery_id,)
+                ).fetchone()
+                if row is not None and tuple(row) != ("claimed", token):
+                    return False  # stale: another handler's claim, or processed already
             self._conn.execute(
                 "INSERT OR REPLACE INTO delivery_ids VALUES (?, 'processed', NULL, ?, ?, ?)",
                 (delivery_id, t + retention, signature, int(timestamp_ms)),
@@ -176,10 +204,11 @@ class SqliteStore(DeliveryStore):
             self._conn.execute(
                 _KEEP_SIGNATURE, (signature, signature_expiry(timestamp_ms, t, tolerance))
             )
+        return True
 
     def release(self, delivery_id: str, token: str | None) -> bool:
         """Drop a claim (``token``'s only, if given)."""
-        with self._lock:
+        with self._locked():
             cur = self._conn.execute(
                 "DELETE FROM delivery_ids WHERE delivery_id = ? AND state = 'claimed' "
                 "AND (? IS NULL OR token = ?)",
@@ -190,7 +219,7 @@ class SqliteStore(DeliveryStore):
     def state(self, delivery_id: str, now: float | None) -> EntryState | None:
         """``processed``, ``in_flight`` or ``None``."""
         t = time.time() if now is None else now
-        with self._lock:
+        with self._locked():
             row = self._conn.execute(
                 "SELECT state FROM delivery_ids WHERE delivery_id = ? AND expires_at >= ?",
                 (delivery_id, t),
@@ -205,14 +234,14 @@ class SqliteStore(DeliveryStore):
         """Remember a signature unless alive."""
         t = time.time() if now is None else now
         expiry = signature_expiry(timestamp_ms, t, tolerance)
-        with self._lock, self._tx():
+        with self._locked(), self._tx():
             cur = self._conn.execute(_REMEMBER_SIGNATURE, (signature, expiry, t))
         return cur.rowcount == 1
 
     def signature_seen(self, signature: str, now: float | None) -> bool:
         """Whether the signature is alive."""
         t = time.time() if now is None else now
-        with self._lock:
+        with self._locked():
             row = self._conn.execute(
                 "SELECT 1 FROM signatures WHERE signature = ? AND expires_at >= ?",
                 (signature, t),
@@ -222,7 +251,7 @@ class SqliteStore(DeliveryStore):
     def prune(self, now: float | None) -> int:
         """Delete expired ids and signatures."""
         t = time.time() if now is None else now
-        with self._lock, self._tx():
+        with self._locked(), self._tx():
             a = self._conn.execute("DELETE FROM delivery_ids WHERE expires_at < ?", (t,)).rowcount
             b = self._conn.execute("DELETE FROM signatures WHERE expires_at < ?", (t,)).rowcount
         return a + b
