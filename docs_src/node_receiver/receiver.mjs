@@ -1,6 +1,6 @@
 // A webhook receiver in plain Node (no dependencies): verify, then handle.
 //
-// verifyDelivery() is the whole of spec 5.3: the signature is the lowercase hex
+// verifyDelivery() is the whole receiver-side check: the signature is the lowercase hex
 // HMAC-SHA256 of "<X-Webhook-Timestamp>.<raw body>" with the webhook secret, and
 // the timestamp (epoch ms) must be within 300 s of *now*. In production "now" is
 // Date.now(); under test it is the emulator's clock (emulatorClock below), so a
