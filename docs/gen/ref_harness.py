@@ -92,7 +92,8 @@ def matrix_text() -> str:
     if "measured_wall_s" in f:
         measured = ", ".join(str(e) for e in f["measured_engines"])  # type: ignore[union-attr]
         text += (
-            f" Last measured by `make bench` (row 5 of `bench/results.md`, {f['measured_at']}, "
+            " Last measured by `make bench-publish`"
+            f" (row 5 of `bench/results.md`, {f['measured_at']}, "
             f"{f['cores']} cores, {measured} only): {f['measured_runs']} runs in "
             f"{f['measured_wall_s']} s, {f['measured_per_run_s']} s per run; a WebKit view starts "
             "about as fast as a Chromium one (`python bench/harness_engines.py`)."

@@ -93,9 +93,17 @@ def test_credentials(gc_emulator):
 """
 
 
+def _plugin() -> list[str]:
+    """``-p`` for the plugin unless the installed package's entry point loads it already."""
+    from importlib.metadata import entry_points
+
+    installed = {ep.name for ep in entry_points(group="pytest11")}
+    return [] if "gcbridge_emulator" in installed else ["-p", "gcbridge.emulator.pytest_plugin"]
+
+
 def test_a_customer_suite_uses_the_fixture(pytester: pytest.Pytester) -> None:
     pytester.makepyfile(test_customer=CUSTOMER_SUITE)
-    result = pytester.runpytest_subprocess("-p", "gcbridge.emulator.pytest_plugin", "-q")
+    result = pytester.runpytest_subprocess(*_plugin(), "-q")
     result.assert_outcomes(passed=3)
 
 
@@ -165,5 +173,5 @@ def test_site(gc_emulator):
     assert gc_emulator.account_token == "acme-account-token"
 """
     )
-    result = pytester.runpytest_subprocess("-p", "gcbridge.emulator.pytest_plugin", "-q")
+    result = pytester.runpytest_subprocess(*_plugin(), "-q")
     result.assert_outcomes(passed=1)

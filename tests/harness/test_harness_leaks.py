@@ -13,9 +13,9 @@ from types import SimpleNamespace
 from urllib.parse import quote
 
 import pytest
-from gcbridge_harness.diagnosis import diagnose
-from gcbridge_harness.leaks import SsoLeakChecker, mask_sso, mask_trace
-from gcbridge_harness.timeline import Timeline
+from gcbridge_harness.report.diagnosis import diagnose
+from gcbridge_harness.report.leaks import SsoLeakChecker, mask_sso, mask_trace
+from gcbridge_harness.report.timeline import Timeline
 
 from gcbridge.sso.issuer import SsoIssuer
 

@@ -1,5 +1,5 @@
 """The report's layout (issue 25): runs in the matrix's order, passed runs collapsed,
-skip reasons shown. No browser: rows as :mod:`gcbridge_harness.reporting` builds them."""
+skip reasons shown. No browser: rows as :mod:`gcbridge_harness.report.reporting` builds them."""
 
 from __future__ import annotations
 

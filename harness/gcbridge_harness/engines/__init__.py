@@ -7,10 +7,18 @@
 
 from gcbridge_harness.engines.selection import (
     ENGINES,
+    WEBKIT_INSTALL,
     EngineStatus,
     engine_status,
     not_usable,
     selected_engines,
 )
 
-__all__ = ["ENGINES", "EngineStatus", "engine_status", "not_usable", "selected_engines"]
+__all__ = [
+    "ENGINES",
+    "WEBKIT_INSTALL",
+    "EngineStatus",
+    "engine_status",
+    "not_usable",
+    "selected_engines",
+]
