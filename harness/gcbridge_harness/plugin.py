@@ -142,6 +142,20 @@ def webkit_process() -> Iterator[Any]:
 
 
 @pytest.fixture(scope="session")
+def bfcache_browser(
+    browser_type: Any, browser_type_launch_args: dict[str, Any]
+) -> Iterator[Any]:
+    """A Chromium of the worker with its back-forward cache on (launched when first asked for)."""
+    args = dict(browser_type_launch_args)
+    ignored = list(args.pop("ignore_default_args", None) or [])
+    browser = browser_type.launch(
+        **args, ignore_default_args=[*ignored, "--disable-back-forward-cache"]
+    )
+    yield browser
+    browser.close()
+
+
+@pytest.fixture(scope="session")
 def bridge_script(pytestconfig: pytest.Config) -> str:
     """The bridge.js under test: ``--gc-bridge PATH``, else the one shipped with gc-bridge."""
     option = pytestconfig.getoption("gc_bridge")
@@ -170,21 +184,31 @@ def _shipped_bridge() -> str:
     return source.read_text(encoding="utf-8")
 
 
+@pytest.fixture(scope="session")
+def harness_clock() -> Any:
+    """Real time plus what a scenario skipped (``advance``): the backend's and the emulator's."""
+    from gcbridge_harness.world.clock import HarnessClock
+
+    return HarnessClock()
+
+
 @pytest.fixture(scope="module")
-def emulator(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+def emulator(tmp_path_factory: pytest.TempPathFactory, harness_clock: Any) -> Iterator[Any]:
     """A running emulator (``.url``, ``.site``) shared by the tests of a module."""
     from gcbridge.emulator.testing import running_emulator
 
-    with running_emulator(tmp_path_factory.mktemp("gc-emulator"), request_log=True) as emu:
+    directory = tmp_path_factory.mktemp("gc-emulator")
+    with running_emulator(directory, request_log=True, clock=harness_clock) as emu:
         yield emu
 
 
 @pytest.fixture(scope="module")
-def customer_backend(emulator: Any) -> Iterator[Any]:
+def customer_backend(emulator: Any, harness_clock: Any) -> Iterator[Any]:
     """The sample customer backend, signing ssoData with the emulator site's SSO secret."""
     from gcbridge_harness.world.backend import DEMO_USERS, UserDirectory, running_backend
 
-    with running_backend(emulator.site.sso_secret, users=UserDirectory(DEMO_USERS)) as backend:
+    users = UserDirectory(DEMO_USERS)
+    with running_backend(emulator.site.sso_secret, users=users, clock=harness_clock) as backend:
         yield backend
 
 
@@ -216,6 +240,7 @@ def native_app(
     service: Any,
     customer_backend: Any,
     bridge_script: str,
+    harness_clock: Any,
     tmp_path: Path,
 ) -> Iterator[Callable[..., Any]]:
     """``native_app(injection_point, **options)`` launches a ``NativeApp`` and returns it.
@@ -242,8 +267,13 @@ def native_app(
     request.node.stash[APPS] = apps  # the reporting plugin's timelines and artifacts
 
     def launch(injection_point: InjectionPoint, **options: Any) -> NativeApp:
+        engine_runtime = runtime
+        if engine == "chromium" and options.get("bfcache"):
+            # Playwright switches Chromium's back-forward cache off; this browser has it on.
+            engine_runtime = request.getfixturevalue("bfcache_browser")
         app = app_class(
-            runtime,
+            engine_runtime,
+            clock=harness_clock,
             service=service,
             backend=customer_backend,
             bridge=bridge_script,
@@ -256,6 +286,7 @@ def native_app(
         return launched
 
     yield launch
+    harness_clock.reset()
     passed = request.node.stash.get(_CALL_PASSED, False)
     failures: list[AssertionError] = []
     for app in apps:
