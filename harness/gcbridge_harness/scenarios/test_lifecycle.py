@@ -98,9 +98,14 @@ def test_back_forward_cache_restore_forwards_once_and_updates_login(
     app.widget.expect_signed_in(user.username)
     app.settle()
 
-    assert app.restores == 1, "the page did not come back from the back-forward cache"
     triggers = fresh_injections_since(app, provider, injected, fetched)
-    assert triggers[-1] == "restored", triggers
+    if app.engine == "webkit" and where == "other-origin" and not app.restores:
+        # WebKitGTK swaps processes for another origin and, here, loads the page again on
+        # the way back instead of restoring it: then it is a new document, as a reload.
+        assert app.documents == 3 and triggers[0] in ("gc-ready", "page-finished"), triggers
+    else:
+        assert app.restores == 1, "the page did not come back from the back-forward cache"
+        assert triggers[-1] == "restored", triggers
     forwarded_once(app, "after coming back")
     assert all(r.status == 200 for r in app.login_responses)
     app.finish()
