@@ -142,9 +142,7 @@ def webkit_process() -> Iterator[Any]:
 
 
 @pytest.fixture(scope="session")
-def bfcache_browser(
-    browser_type: Any, browser_type_launch_args: dict[str, Any]
-) -> Iterator[Any]:
+def bfcache_browser(browser_type: Any, browser_type_launch_args: dict[str, Any]) -> Iterator[Any]:
     """A Chromium of the worker with its back-forward cache on (launched when first asked for)."""
     args = dict(browser_type_launch_args)
     ignored = list(args.pop("ignore_default_args", None) or [])

@@ -158,5 +158,5 @@ LIFE_SCRIPT = """(function (binding) {
   window.addEventListener('pageshow', function (event) {
     if (event.persisted && typeof tell === 'function') { try { tell('restored'); } catch (e) {} }
   });
-})(%s);""" % json.dumps(LIFE_BINDING)
+})(BINDING_NAME);""".replace("BINDING_NAME", json.dumps(LIFE_BINDING))
 """The app's view of a restore from the back-forward cache (Chromium; WebKit: its relay)."""

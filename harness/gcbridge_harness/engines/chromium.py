@@ -55,8 +55,12 @@ class ChromiumApp(NativeApp):
         context.on("requestfinished", lambda r: self._view_of(r)._on_request_done(r))
         context.on("requestfailed", lambda r: self._view_of(r)._on_request_done(r))
         context.on("response", lambda response: self._view_of(response)._on_response(response))
-        context.expose_binding(BINDING, lambda source, *a: self._routed(source)._on_binding(source, *a))
-        context.expose_binding(LIFE_BINDING, lambda source, what: self._routed(source)._on_life(what))
+        context.expose_binding(
+            BINDING, lambda source, *a: self._routed(source)._on_binding(source, *a)
+        )
+        context.expose_binding(
+            LIFE_BINDING, lambda source, what: self._routed(source)._on_life(what)
+        )
         observe.attach(self)  # probe, page errors, trace: the failure timeline and report
         context.add_init_script(shim_script(self.platform, late=self.late_transport))
         context.add_init_script(LIFE_SCRIPT)
@@ -128,7 +132,14 @@ class ChromiumApp(NativeApp):
         return WidgetView(self.page)
 
     def _pump(self, seconds: float) -> None:
-        self.page.wait_for_timeout(seconds * 1000)
+        try:
+            self.page.wait_for_timeout(seconds * 1000)
+        except Exception as exc:
+            if self._page_crashed:  # nothing will happen in a dead view: fail now
+                raise AssertionError(
+                    f"the web content process is dead and the view was not reloaded ({exc})"
+                ) from None
+            raise
 
     # ---- network bookkeeping -------------------------------------------------------
 

@@ -12,6 +12,8 @@ import pytest
 pytestmark = pytest.mark.browser
 
 PING = "gc-harness-ping"
+RECOVERY = 20.0  # seconds the app may take to bring a dead view back
+EVENT_WAIT = 10.0  # seconds a re-rendered widget's events may take to reach the app
 
 
 def fetch_counter(backend):
@@ -121,8 +123,10 @@ def test_rerender_by_route_forwards_each_event_and_reinjects(
     app.settle()
     other = f"{app.uid}-b"
     service.thread_load(uid=other, url=f"{app.thread_url}-b", page_title="Thread B")
-    ready, loaded, injected = len(app.events("gc-ready")), len(app.events("gc-loaded")), len(
-        app.injected
+    ready, loaded, injected = (
+        len(app.events("gc-ready")),
+        len(app.events("gc-loaded")),
+        len(app.injected),
     )
 
     if route == "push-state":
@@ -134,7 +138,7 @@ def test_rerender_by_route_forwards_each_event_and_reinjects(
         )
     else:
         app.evaluate("(uid) => { location.hash = 'uid=' + encodeURIComponent(uid); }", other)
-    app.wait_for_event("gc-loaded", count=loaded + 1)
+    app.wait_for_event("gc-loaded", count=loaded + 1, timeout=EVENT_WAIT)
     app.widget.expect_signed_in(user.username)
     app.settle()
 
@@ -153,7 +157,9 @@ def test_dead_content_process_comes_back_signed_in(native_app, customer_backend,
     app.settle()
 
     app.kill_content_process()
-    app.wait_for(lambda: app.documents >= 2, "the page to load again after the crash", timeout=20)
+    app.wait_for(
+        lambda: app.documents >= 2, "the page to load again after the crash", timeout=RECOVERY
+    )
     app.widget.expect_signed_in(user.username)
     app.settle()
 

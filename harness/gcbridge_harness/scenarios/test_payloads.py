@@ -19,12 +19,12 @@ _AT_THE_LIMIT = """(special) => {
   const name = 'gc-harness-payload';
   const size = (text) => JSON.stringify({ name: name, text: text }).length;
   let text = special;
-  while (size(text + special) <= %d) { text += special; }
-  text += 'x'.repeat(%d - size(text));
+  while (size(text + special) <= LIMIT) { text += special; }
+  text += 'x'.repeat(LIMIT - size(text));
   const data = JSON.stringify({ name: name, text: text });
   window.postMessage(data, location.origin);
   return data;
-}""" % (LIMIT, LIMIT)
+}""".replace("LIMIT", str(LIMIT))
 
 
 def utf16_length(text: str) -> int:
