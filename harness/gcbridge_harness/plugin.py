@@ -10,11 +10,11 @@ Fixtures:
 - ``engine``            parametrizes a test over the engines (``chromium``, ``webkit``)
 - ``injection_point``   parametrizes a test over document-start, document-end, page-finished
 - ``bridge_script``     the text of the bridge.js under test (session)
-- ``emulator``          a running emulator on a free loopback port (module)
-- ``customer_backend``  the sample customer backend, signing for the emulator's site (module)
-- ``service``           a :class:`~gcbridge_harness.world.service.ServiceClient` (module)
+- ``emulator``          a running emulator on a free loopback port (session: one per worker)
+- ``customer_backend``  the sample customer backend, signing for the emulator's site (session)
+- ``service``           a :class:`~gcbridge_harness.world.service.ServiceClient` (session)
 - ``native_app``        ``native_app(injection_point, **options) -> NativeApp``: launches the app
-- ``frame_server``      serves test pages on another origin (a hostile frame) (module)
+- ``frame_server``      serves test pages on another origin (a hostile frame) (session)
 
 Test ids name both: ``test_login_on_ready[webkit-document-end]``.
 
@@ -190,9 +190,12 @@ def harness_clock() -> Any:
     return HarnessClock()
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def emulator(tmp_path_factory: pytest.TempPathFactory, harness_clock: Any) -> Iterator[Any]:
-    """A running emulator (``.url``, ``.site``) shared by the tests of a module."""
+    """A running emulator (``.url``, ``.site``) shared by the tests of a worker.
+
+    Scenarios share it as apps share the service: each its own thread and users.
+    """
     from gcbridge.emulator.testing import running_emulator
 
     directory = tmp_path_factory.mktemp("gc-emulator")
@@ -200,7 +203,7 @@ def emulator(tmp_path_factory: pytest.TempPathFactory, harness_clock: Any) -> It
         yield emu
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def customer_backend(emulator: Any, harness_clock: Any) -> Iterator[Any]:
     """The sample customer backend, signing ssoData with the emulator site's SSO secret."""
     from gcbridge_harness.world.backend import DEMO_USERS, UserDirectory, running_backend
@@ -210,7 +213,7 @@ def customer_backend(emulator: Any, harness_clock: Any) -> Iterator[Any]:
         yield backend
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def service(emulator: Any) -> Iterator[Any]:
     """An HTTP client of the emulator's public API, for the emulator's first site."""
     from gcbridge_harness.world.service import ServiceClient
@@ -221,7 +224,7 @@ def service(emulator: Any) -> Iterator[Any]:
     client.close()
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def frame_server() -> Iterator[Any]:
     """Test pages on an origin of their own: ``frame_server.serve(path, html) -> url``."""
     from gcbridge_harness.world.frames import FrameServer

@@ -75,6 +75,7 @@ class WebKitApp(NativeApp):
         self._hold = None
         self._open = True
         log = self.request_log
+        self.__dict__.setdefault("_log_start", len(log.entries))
         if self.comments_after_page_finished:
             self._hold = log.hold(
                 lambda e: (
@@ -222,9 +223,10 @@ class WebKitApp(NativeApp):
     # ---- the emulator's request log --------------------------------------------------
 
     def _mine(self) -> list[Any]:
-        return list(
-            self.request_log.matching(lambda e: self.tag in e.headers.get("user-agent", ""))
-        )
+        # Only what the log got since this app opened: one emulator serves a whole worker.
+        start = self.__dict__.setdefault("_log_start", 0)
+        entries = self.request_log.entries[start:]  # a slice: atomic, the log only appends
+        return [e for e in entries if self.tag in e.headers.get("user-agent", "")]
 
     def _sync(self) -> list[Any]:
         entries = self._mine()
