@@ -132,9 +132,12 @@ class ChromiumApp(NativeApp):
         return WidgetView(self.page)
 
     def _pump(self, seconds: float) -> None:
+        page = self.page
         try:
-            self.page.wait_for_timeout(seconds * 1000)
+            page.wait_for_timeout(seconds * 1000)
         except Exception as exc:
+            if page is not self.page:  # the app replaced the dead view meanwhile
+                return
             if self._page_crashed:  # nothing will happen in a dead view: fail now
                 raise AssertionError(
                     f"the web content process is dead and the view was not reloaded ({exc})"
