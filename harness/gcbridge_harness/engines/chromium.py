@@ -136,9 +136,11 @@ class ChromiumApp(NativeApp):
         try:
             page.wait_for_timeout(seconds * 1000)
         except Exception as exc:
-            if page is not self.page:  # the app replaced the dead view meanwhile
-                return
-            if self._page_crashed:  # nothing will happen in a dead view: fail now
+            if page is not self.page or self._recovering:
+                return  # the app replaces the dead view meanwhile (its crash callback runs)
+            if self._page_crashed and not self.terminations:
+                return  # the crash callback has not run yet: it runs at the next call
+            if self._page_crashed:  # reported, and the app left it dead: fail now
                 raise AssertionError(
                     f"the web content process is dead and the view was not reloaded ({exc})"
                 ) from None
@@ -230,16 +232,23 @@ class ChromiumApp(NativeApp):
             cdp.send("Page.crash", timeout=200)
 
     _page_crashed = False
+    _recovering = False
 
     def _recreate_view(self) -> None:
+        # Runs in the crash callback: a wait of the scenario on the dead page may resume
+        # at any Playwright call here, and must see the recovery under way (_pump).
         dead = self.page
-        self._views.pop(dead, None)
-        self._page_crashed = False
-        self._new_page()
-        with contextlib.suppress(Exception):
-            dead.close()
-        self.timeline.add("load", self.url)
-        self.page.goto(self.url, wait_until="commit")
+        self._recovering = True
+        try:
+            self._views.pop(dead, None)
+            self._new_page()
+            self._page_crashed = False
+            with contextlib.suppress(Exception):
+                dead.close()
+            self.timeline.add("load", self.url)
+            self.page.goto(self.url, wait_until="commit")
+        finally:
+            self._recovering = False
 
     def _close_view(self) -> None:
         if self.share_view_with is not None:
