@@ -33,14 +33,16 @@ def _tuple_constant(path: Path, name: str) -> tuple[str, ...]:
     raise LookupError(f"{name} not found in {path}")
 
 
-def _scenario_count() -> int:
-    count = 0
+def _scenario_runs(points: int) -> tuple[int, int]:
+    """(scenarios with their variants, runs in one engine): a scenario that names its own
+    injection points (``parametrize("injection_point", [...])``) runs at those only."""
+    scenarios = runs = 0
     for path in sorted((HARNESS / "scenarios").glob("test_*.py")):
         for node in ast.parse(path.read_text(encoding="utf-8")).body:
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name.startswith(
                 "test_"
             ):
-                runs = 1
+                variants, at = 1, points
                 for deco in node.decorator_list:
                     if (
                         isinstance(deco, ast.Call)
@@ -48,17 +50,24 @@ def _scenario_count() -> int:
                         and len(deco.args) >= 2
                         and isinstance(deco.args[1], ast.List | ast.Tuple)
                     ):
-                        runs *= len(deco.args[1].elts)
-                count += runs
-    return count
+                        name = deco.args[0].value if isinstance(deco.args[0], ast.Constant) else ""
+                        if name == "injection_point":
+                            at = len(deco.args[1].elts)
+                        else:
+                            variants *= len(deco.args[1].elts)
+                scenarios += variants
+                runs += variants * at
+    return scenarios, runs
 
 
 def matrix_facts() -> dict[str, object]:
     """Scenarios, points, engines, and the last measured run of row 5."""
     points = _tuple_constant(HARNESS / "app" / "platforms.py", "INJECTION_POINTS")
     engines = _tuple_constant(HARNESS / "engines" / "selection.py", "ENGINES")
+    scenarios, runs = _scenario_runs(len(points))
     facts: dict[str, object] = {
-        "scenarios": _scenario_count(),
+        "scenarios": scenarios,
+        "runs": runs,
         "points": len(points),
         "engines": list(engines),
     }
@@ -82,12 +91,13 @@ def matrix_text() -> str:
     """One paragraph: the matrix's size now, and its last measured cost."""
     f = matrix_facts()
     scenarios, points, engines = f["scenarios"], f["points"], f["engines"]
+    per_engine = f["runs"]
     assert isinstance(scenarios, int) and isinstance(points, int) and isinstance(engines, list)
-    per_engine = scenarios * points
+    assert isinstance(per_engine, int)
     text = (
-        f"The matrix is {scenarios} scenarios x {points} injection points in each engine: "
-        f"{per_engine} runs in one engine, {per_engine * len(engines)} with "
-        f"{' and '.join(engines)} (`--engine all`)."
+        f"The matrix is {scenarios} scenarios (variants counted) at up to {points} injection"
+        f" points in each engine: {per_engine} runs in one engine, {per_engine * len(engines)}"
+        f" with {' and '.join(engines)} (`--engine all`)."
     )
     if "measured_wall_s" in f:
         measured = ", ".join(str(e) for e in f["measured_engines"])  # type: ignore[union-attr]

@@ -10,11 +10,11 @@ Fixtures:
 - ``engine``            parametrizes a test over the engines (``chromium``, ``webkit``)
 - ``injection_point``   parametrizes a test over document-start, document-end, page-finished
 - ``bridge_script``     the text of the bridge.js under test (session)
-- ``emulator``          a running emulator on a free loopback port (module)
-- ``customer_backend``  the sample customer backend, signing for the emulator's site (module)
-- ``service``           a :class:`~gcbridge_harness.world.service.ServiceClient` (module)
+- ``emulator``          a running emulator on a free loopback port (session: one per worker)
+- ``customer_backend``  the sample customer backend, signing for the emulator's site (session)
+- ``service``           a :class:`~gcbridge_harness.world.service.ServiceClient` (session)
 - ``native_app``        ``native_app(injection_point, **options) -> NativeApp``: launches the app
-- ``frame_server``      serves test pages on another origin (a hostile frame) (module)
+- ``frame_server``      serves test pages on another origin (a hostile frame) (session)
 
 Test ids name both: ``test_login_on_ready[webkit-document-end]``.
 
@@ -162,6 +162,18 @@ def webkit_process() -> Iterator[Any]:
 
 
 @pytest.fixture(scope="session")
+def bfcache_browser(browser_type: Any, browser_type_launch_args: dict[str, Any]) -> Iterator[Any]:
+    """A Chromium of the worker with its back-forward cache on (launched when first asked for)."""
+    args = dict(browser_type_launch_args)
+    ignored = list(args.pop("ignore_default_args", None) or [])
+    browser = browser_type.launch(
+        **args, ignore_default_args=[*ignored, "--disable-back-forward-cache"]
+    )
+    yield browser
+    browser.close()
+
+
+@pytest.fixture(scope="session")
 def bridge_script(pytestconfig: pytest.Config) -> str:
     """The bridge.js under test: ``--gc-bridge PATH``, else the one shipped with gc-bridge."""
     option = pytestconfig.getoption("gc_bridge")
@@ -196,25 +208,38 @@ def _shipped_bridge() -> str:
     return source.read_text(encoding="utf-8")
 
 
-@pytest.fixture(scope="module")
-def emulator(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    """A running emulator (``.url``, ``.site``) shared by the tests of a module."""
+@pytest.fixture(scope="session")
+def harness_clock() -> Any:
+    """Real time plus what a scenario skipped (``advance``): the backend's and the emulator's."""
+    from gcbridge_harness.world.clock import HarnessClock
+
+    return HarnessClock()
+
+
+@pytest.fixture(scope="session")
+def emulator(tmp_path_factory: pytest.TempPathFactory, harness_clock: Any) -> Iterator[Any]:
+    """A running emulator (``.url``, ``.site``) shared by the tests of a worker.
+
+    Scenarios share it as apps share the service: each its own thread and users.
+    """
     from gcbridge.emulator.testing import running_emulator
 
-    with running_emulator(tmp_path_factory.mktemp("gc-emulator"), request_log=True) as emu:
+    directory = tmp_path_factory.mktemp("gc-emulator")
+    with running_emulator(directory, request_log=True, clock=harness_clock) as emu:
         yield emu
 
 
-@pytest.fixture(scope="module")
-def customer_backend(emulator: Any) -> Iterator[Any]:
+@pytest.fixture(scope="session")
+def customer_backend(emulator: Any, harness_clock: Any) -> Iterator[Any]:
     """The sample customer backend, signing ssoData with the emulator site's SSO secret."""
     from gcbridge_harness.world.backend import DEMO_USERS, UserDirectory, running_backend
 
-    with running_backend(emulator.site.sso_secret, users=UserDirectory(DEMO_USERS)) as backend:
+    users = UserDirectory(DEMO_USERS)
+    with running_backend(emulator.site.sso_secret, users=users, clock=harness_clock) as backend:
         yield backend
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def service(emulator: Any) -> Iterator[Any]:
     """An HTTP client of the emulator's public API, for the emulator's first site."""
     from gcbridge_harness.world.service import ServiceClient
@@ -225,7 +250,7 @@ def service(emulator: Any) -> Iterator[Any]:
     client.close()
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def frame_server() -> Iterator[Any]:
     """Test pages on an origin of their own: ``frame_server.serve(path, html) -> url``."""
     from gcbridge_harness.world.frames import FrameServer
@@ -242,6 +267,7 @@ def native_app(
     service: Any,
     customer_backend: Any,
     bridge_script: str,
+    harness_clock: Any,
     tmp_path: Path,
 ) -> Iterator[Callable[..., Any]]:
     """``native_app(injection_point, **options)`` launches a ``NativeApp`` and returns it.
@@ -269,8 +295,13 @@ def native_app(
     request.node.stash[APPS] = apps  # the reporting plugin's timelines and artifacts
 
     def launch(injection_point: InjectionPoint, **options: Any) -> NativeApp:
+        engine_runtime = runtime
+        if engine == "chromium" and options.get("bfcache"):
+            # Playwright switches Chromium's back-forward cache off; this browser has it on.
+            engine_runtime = request.getfixturevalue("bfcache_browser")
         app = app_class(
-            runtime,
+            engine_runtime,
+            clock=harness_clock,
             service=service,
             backend=customer_backend,
             bridge=bridge_script,
@@ -284,6 +315,7 @@ def native_app(
         return launched
 
     yield launch
+    harness_clock.reset()
     passed = request.node.stash.get(_CALL_PASSED, False)
     failures: list[AssertionError] = []
     for app in apps:

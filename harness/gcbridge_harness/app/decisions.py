@@ -158,6 +158,8 @@ class AppDecisions:
                 self._ignored(effect["reason"])
             elif kind == "discard":
                 self.timeline.add("discarded", effect["reason"])
+            elif kind == "reload":
+                self._recover_content()  # Lifecycle: each platform's answer to a dead process
 
     def _ignored(self, reason: str) -> None:
         if reason in DROPPED:
@@ -189,6 +191,11 @@ class AppDecisions:
         error = self._evaluate_call(f"window.gcSsoLogin({json.dumps(sso_data)})")
         if error:
             self.injected[index] = Injection(trigger, sso_data, error)
+
+    def inject_login(self, sso_data: str, trigger: str = "scenario") -> None:
+        """Inject ``sso_data`` as the app's login effect does (JSON-encoded, never pasted)."""
+        self.leaks.remember(sso_data)
+        self._login(sso_data, trigger)
 
     def _ask_conflict(self, conflict: int, username: str) -> None:
         """The resolution UI (``on_conflict``), then ssoData issued with the corrected name."""

@@ -32,6 +32,7 @@ from gcbridge_harness.app.decisions import (
     Injection,
     LoginResponse,
 )
+from gcbridge_harness.app.lifecycle import Lifecycle
 from gcbridge_harness.app.page_waits import PageWaits
 from gcbridge_harness.app.platforms import PLATFORM_OF, InjectionPoint, at_page_finished
 from gcbridge_harness.report.leaks import SsoLeakChecker
@@ -60,7 +61,7 @@ def origin_of(url: str) -> str:
     return f"{parts.scheme}://{parts.netloc}"
 
 
-class NativeApp(PageWaits, AppDecisions):
+class NativeApp(PageWaits, AppDecisions, Lifecycle):
     """One launch of the app: one WebView showing the widget."""
 
     engine: ClassVar[str] = ""
@@ -91,6 +92,10 @@ class NativeApp(PageWaits, AppDecisions):
         uid: str | None = None,
         page_title: str = "Harness thread",
         registry: list[NativeApp] | None = None,
+        clock: Any = None,
+        bfcache: bool | None = None,
+        page_finished_twice: bool = False,
+        share_view_with: NativeApp | None = None,
     ) -> None:
         self.runtime = runtime  # the engine: a Playwright browser, a WebKit process
         self.service = service
@@ -119,6 +124,10 @@ class NativeApp(PageWaits, AppDecisions):
         self.page_title = page_title
         self.thread_url = f"https://news.example.com/articles/{self.uid}"
         self._registry = registry
+        self.clock = clock  # the harness's (backend and emulator): resume() moves it
+        self.bfcache = bfcache  # None: the engine's default (WebKit on, Playwright's Chromium off)
+        self.page_finished_twice = page_finished_twice  # Android's onPageFinished, twice
+        self.share_view_with = share_view_with  # a second WebView of the same app
 
         self.widget_origin = origin_of(service.base_url)
         self.timeline = Timeline()
@@ -217,6 +226,10 @@ class NativeApp(PageWaits, AppDecisions):
                 self._run_script(at_page_finished(early))
             if "page-finished" in self.triggers:
                 self._inject_login("page-finished")
+            if self.page_finished_twice:
+                self._page_finished_again()
+        self.__dict__["_documents"] = 1
+        self.__dict__["_live"] = True  # later documents are the lifecycle's (Lifecycle)
         self._release_comments()
         return self
 
@@ -239,6 +252,9 @@ class NativeApp(PageWaits, AppDecisions):
             "storage_state": state,
             "request_log": self.request_log,
             "registry": self._registry,
+            "clock": self.clock,
+            "bfcache": self.bfcache,
+            "page_finished_twice": self.page_finished_twice,
         }
         options.update(overrides)
         return type(self)(self.runtime, **options).launch()

@@ -52,6 +52,8 @@ __all__ = [
     "at_document_end",
     "at_page_finished",
     "NO_DOM_STORAGE_SCRIPT",
+    "LIFE_BINDING",
+    "LIFE_SCRIPT",
 ]
 
 InjectionPoint = Literal["document-start", "document-end", "page-finished"]
@@ -145,3 +147,16 @@ def at_document_end(source: str) -> str:
 def at_page_finished(source: str) -> str:
     """``source`` as ``evaluateJavascript`` runs it: a global script whose value is discarded."""
     return source + "\n;void 0"
+
+
+LIFE_BINDING = "__gcHarnessLife"
+LIFE_SCRIPT = """(function (binding) {
+  if (window !== window.top) { return; }
+  var tell = window[binding];
+  // pageshow with persisted: the page is back from the back-forward cache (the app's
+  // navigation callback on the platforms: no injection runs again in this document).
+  window.addEventListener('pageshow', function (event) {
+    if (event.persisted && typeof tell === 'function') { try { tell('restored'); } catch (e) {} }
+  });
+})(BINDING_NAME);""".replace("BINDING_NAME", json.dumps(LIFE_BINDING))
+"""The app's view of a restore from the back-forward cache (Chromium; WebKit: its relay)."""

@@ -16,6 +16,8 @@ from gcbridge_harness.app.decisions import LoginResponse
 from gcbridge_harness.app.native_app import NativeApp, origin_of
 from gcbridge_harness.app.platforms import (
     BINDING,
+    LIFE_BINDING,
+    LIFE_SCRIPT,
     NO_DOM_STORAGE_SCRIPT,
     at_document_end,
     at_document_start,
@@ -40,18 +42,28 @@ class ChromiumApp(NativeApp):
         self._inflight_count = 0
         self._held: list[Any] = []
         self._comments_released = not self.comments_after_page_finished
+        if self.share_view_with is not None:
+            self._open_second_view()
+            return
         context = self.runtime.new_context(
             bypass_csp=self.bypass_csp, storage_state=self.storage_state, service_workers="block"
         )
         self.context = context
+        self._views: dict[Any, ChromiumApp] = {}  # page -> app: the WebViews of this app
         self.leaks.watch(context)
-        context.on("request", self._on_request)
-        context.on("requestfinished", self._on_request_done)
-        context.on("requestfailed", self._on_request_done)
-        context.on("response", self._on_response)
-        context.expose_binding(BINDING, self._on_binding)
+        context.on("request", lambda request: self._view_of(request)._on_request(request))
+        context.on("requestfinished", lambda r: self._view_of(r)._on_request_done(r))
+        context.on("requestfailed", lambda r: self._view_of(r)._on_request_done(r))
+        context.on("response", lambda response: self._view_of(response)._on_response(response))
+        context.expose_binding(
+            BINDING, lambda source, *a: self._routed(source)._on_binding(source, *a)
+        )
+        context.expose_binding(
+            LIFE_BINDING, lambda source, what: self._routed(source)._on_life(what)
+        )
         observe.attach(self)  # probe, page errors, trace: the failure timeline and report
         context.add_init_script(shim_script(self.platform, late=self.late_transport))
+        context.add_init_script(LIFE_SCRIPT)
         if not self.dom_storage:
             context.add_init_script(NO_DOM_STORAGE_SCRIPT)
         if self.comments_after_page_finished:
@@ -65,10 +77,39 @@ class ChromiumApp(NativeApp):
                 context.add_init_script(wrap(self.bridge))
             if early:
                 context.add_init_script(wrap(early))
-        page = context.new_page()
+        self._new_page()
+
+    def _open_second_view(self) -> None:
+        """A second WebView of the same app: a page of the first one's context (its storage)."""
+        first = self.share_view_with
+        assert isinstance(first, ChromiumApp) and first.context is not None
+        self.context = first.context
+        self._views = first._views
+        self._new_page()
+
+    def _new_page(self) -> None:
+        page = self.context.new_page()
         self.page = page
+        self._views[page] = self
         page.on("console", lambda msg: self.console.append((msg.type, msg.text)))
         page.on("pageerror", lambda exc: self.page_errors.append(str(exc)))
+        page.on("load", lambda _page: self._document_finished())
+        page.on("crash", lambda _page: self._terminated())
+
+    def _routed(self, source: Any) -> ChromiumApp:
+        return self._views.get(source.get("page"), self)
+
+    def _view_of(self, request_or_response: Any) -> ChromiumApp:
+        try:
+            request = getattr(request_or_response, "request", request_or_response)
+            page = request.frame.page
+        except Exception:  # noqa: BLE001 - a request of no page (a worker): the first view's
+            return self
+        return self._views.get(page, self)
+
+    def _on_life(self, what: str) -> None:
+        if what == "restored":
+            self._restored()
 
     def _load(self, url: str) -> None:
         self.page.goto(url, wait_until="load")
@@ -91,13 +132,29 @@ class ChromiumApp(NativeApp):
         return WidgetView(self.page, timeout_ms=self.wait_seconds * 1000)
 
     def _pump(self, seconds: float) -> None:
-        self.page.wait_for_timeout(seconds * 1000)
+        page = self.page
+        try:
+            page.wait_for_timeout(seconds * 1000)
+        except Exception as exc:
+            if page is not self.page or self._recovering:
+                return  # the app replaces the dead view meanwhile (its crash callback runs)
+            if self._page_crashed and not self.terminations:
+                return  # the crash callback has not run yet: it runs at the next call
+            if self._page_crashed:  # reported, and the app left it dead: fail now
+                raise AssertionError(
+                    f"the web content process is dead and the view was not reloaded ({exc})"
+                ) from None
+            raise
 
     # ---- network bookkeeping -------------------------------------------------------
 
     def _on_request(self, request: Any) -> None:
         self._inflight_count += 1
         self.requests.append((request.method, request.url))
+        if request.is_navigation_request() and self.page is not None:
+            with contextlib.suppress(Exception):  # a frame already gone
+                if request.frame == self.page.main_frame:
+                    self._document_started()
 
     def _on_request_done(self, request: Any) -> None:
         self._inflight_count -= 1
@@ -151,7 +208,56 @@ class ChromiumApp(NativeApp):
             self.context if self.context is not None and self.page is not None else None
         )
 
+    # ---- the WebView's life (Lifecycle) -------------------------------------------------
+
+    def _app_reload(self) -> None:
+        if self.terminations and self._page_crashed:
+            # A crashed page cannot be reloaded through Playwright: the tab gets a new
+            # renderer, as Chrome's reload of a crashed tab does.
+            self._recreate_view()
+            return
+        self.page.reload(wait_until="commit")
+
+    def _navigate(self, url: str) -> None:
+        self.page.goto(url, wait_until="commit")
+
+    def _go_back(self) -> None:
+        # A page restored from the back-forward cache fires no load event.
+        self.page.go_back(wait_until="commit")
+
+    def _kill_content(self) -> None:
+        cdp = self.context.new_cdp_session(self.page)
+        self._page_crashed = True
+        with contextlib.suppress(Exception):  # a crashed target never answers
+            cdp.send("Page.crash", timeout=200)
+
+    _page_crashed = False
+    _recovering = False
+
+    def _recreate_view(self) -> None:
+        # Runs in the crash callback: a wait of the scenario on the dead page may resume
+        # at any Playwright call here, and must see the recovery under way (_pump).
+        dead = self.page
+        self._recovering = True
+        try:
+            self._views.pop(dead, None)
+            self._new_page()
+            self._page_crashed = False
+            with contextlib.suppress(Exception):
+                dead.close()
+            self.timeline.add("load", self.url)
+            self.page.goto(self.url, wait_until="commit")
+        finally:
+            self._recovering = False
+
     def _close_view(self) -> None:
+        if self.share_view_with is not None:
+            if self.page is not None:
+                self._views.pop(self.page, None)
+                with contextlib.suppress(Exception):
+                    self.page.close()
+                self.page = None
+            return
         if self.context is not None:
             observe.before_close(self)  # the report's screenshot and trace
             # The browser may already be gone at the end of the session.

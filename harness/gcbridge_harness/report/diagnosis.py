@@ -17,6 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from gcbridge_harness.report.leaks import PLACES
+from gcbridge_harness.report.lifecycle_words import lifecycle_diagnoses
 from gcbridge_harness.report.timeline import Timeline, TimelineEntry
 
 __all__ = ["diagnose", "LOGIN_REASONS"]
@@ -246,6 +247,7 @@ def _silence(app: Any, timeline: Timeline, failure: str) -> list[str]:
 
 _PATTERNS: tuple[Callable[[Any, Timeline, str], list[str]], ...] = (
     _leaks,
+    lifecycle_diagnoses,
     _forged,
     _duplicates,
     _page_errors,

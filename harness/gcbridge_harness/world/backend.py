@@ -104,8 +104,14 @@ class Rename(BaseModel):
     username: str
 
 
-def create_backend_app(sso_secret: str | list[str], users: UserDirectory | None = None) -> FastAPI:
-    """The FastAPI app of the sample backend; ``sso_secret`` is the site's SSO secret."""
+def create_backend_app(
+    sso_secret: str | list[str], users: UserDirectory | None = None, *, clock: Any = None
+) -> FastAPI:
+    """The FastAPI app of the sample backend; ``sso_secret`` is the site's SSO secret.
+
+    ``clock`` (a :class:`gcbridge.clock.Clock`) times the ssoData it signs; the system's
+    by default.
+    """
     from gcbridge.sso import SsoIssuer
     from gcbridge.sso.fastapi import sso_router
 
@@ -114,7 +120,9 @@ def create_backend_app(sso_secret: str | list[str], users: UserDirectory | None 
     # allow_weak_secret: the example credentials of contract.md ("sso-secret") are short;
     # this sample backend only ever signs for an emulator site.
     issuer = SsoIssuer(
-        sso_secret[0] if isinstance(sso_secret, list) else sso_secret, allow_weak_secret=True
+        sso_secret[0] if isinstance(sso_secret, list) else sso_secret,
+        allow_weak_secret=True,
+        **({"clock": clock} if clock is not None else {}),
     )
 
     def current_app_user(request: Request) -> AppUser:
@@ -211,13 +219,14 @@ def running_backend(
     users: UserDirectory | None = None,
     host: str = "127.0.0.1",
     port: int = 0,
+    clock: Any = None,
 ) -> Iterator[CustomerBackend]:
     """Serve the sample backend on loopback for the duration of the ``with`` block."""
     from gcbridge.serving import BackgroundServer
 
     directory = users if users is not None else UserDirectory(DEMO_USERS)
     with BackgroundServer(
-        lambda _port: create_backend_app(sso_secret, directory), host=host, port=port
+        lambda _port: create_backend_app(sso_secret, directory, clock=clock), host=host, port=port
     ) as server:
         backend = CustomerBackend(url=server.url, users=directory)
         try:

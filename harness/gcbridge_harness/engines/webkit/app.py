@@ -24,6 +24,7 @@ from gcbridge_harness.engines.webkit.client import WebKitProcess
 from gcbridge_harness.engines.webkit.scripts import (
     BRIDGE_HANDLER,
     BRIDGE_WORLD,
+    LIFE,
     RELAY,
     RELAY_HANDLER,
     RELAY_WORLD,
@@ -65,11 +66,16 @@ class WebKitApp(NativeApp):
         self.isolated_world = self.platform == "ios"
         self.view = f"v{secrets.token_hex(6)}"
         self.tag = secrets.token_hex(8)
+        if self.share_view_with is not None:
+            # A second WebView of the same app: the same profile (storage), its own view.
+            self.storage_state = self.share_view_with.profile
+            self._profile_kept = True  # the first view's to forget
         self._known = 0
         self._fetches = 0  # fetches the page started and has no answer to yet
         self._hold = None
         self._open = True
         log = self.request_log
+        self.__dict__.setdefault("_log_start", len(log.entries))
         if self.comments_after_page_finished:
             self._hold = log.hold(
                 lambda e: (
@@ -83,6 +89,7 @@ class WebKitApp(NativeApp):
         shim = None if self.isolated_world else self.platform
         scripts = [
             {"source": RELAY, "time": "start", "world": RELAY_WORLD, "all_frames": True},
+            {"source": LIFE, "time": "start", "world": RELAY_WORLD},
             {
                 "source": prelude(shim, late=self.late_transport),
                 "time": "start",
@@ -102,16 +109,16 @@ class WebKitApp(NativeApp):
         handlers = [{"name": RELAY_HANDLER, "world": RELAY_WORLD}]
         if self.isolated_world and not self.late_transport:
             handlers.append({"name": BRIDGE_HANDLER, "world": BRIDGE_WORLD})
+        self._open_fields = {
+            "profile": profile,
+            "dom_storage": self.dom_storage,
+            "user_agent": _USER_AGENT.format(tag=self.tag),
+            "scripts": scripts,
+            "handlers": handlers,
+            "page_cache": self.bfcache,
+        }
         self.runtime.process.listeners[self.view] = self._on_event
-        self.runtime.process.request(
-            "open",
-            view=self.view,
-            profile=profile,
-            dom_storage=self.dom_storage,
-            user_agent=_USER_AGENT.format(tag=self.tag),
-            scripts=scripts,
-            handlers=handlers,
-        )
+        self.runtime.process.request("open", view=self.view, **self._open_fields)
 
     def _load(self, url: str) -> None:
         self.runtime.process.request("load", view=self.view, url=url)
@@ -165,6 +172,13 @@ class WebKitApp(NativeApp):
     def _on_event(self, event: dict[str, Any]) -> None:
         if event.get("event") == "uri":
             self.leaks.record("navigation URL", event.get("url", ""))
+        elif event.get("event") == "load":
+            if event.get("phase") == "started":
+                self._document_started()
+            else:
+                self._document_finished()
+        elif event.get("event") == "terminated":
+            self._terminated()
         elif event.get("event") != "message":
             return
         elif event["handler"] == BRIDGE_HANDLER:
@@ -195,6 +209,8 @@ class WebKitApp(NativeApp):
             with contextlib.suppress(KeyError, TypeError, ValueError):
                 at = float(payload["at"])
                 self.timeline.add_wall(at, str(payload["kind"]), str(payload["detail"]))
+        elif channel == "life" and stamped.get("top") and payload == "restored":
+            self._restored()
         elif channel == "native" and isinstance(payload, dict):
             self._native(
                 str(payload.get("platform")),
@@ -207,9 +223,10 @@ class WebKitApp(NativeApp):
     # ---- the emulator's request log --------------------------------------------------
 
     def _mine(self) -> list[Any]:
-        return list(
-            self.request_log.matching(lambda e: self.tag in e.headers.get("user-agent", ""))
-        )
+        # Only what the log got since this app opened: one emulator serves a whole worker.
+        start = self.__dict__.setdefault("_log_start", 0)
+        entries = self.request_log.entries[start:]  # a slice: atomic, the log only appends
+        return [e for e in entries if self.tag in e.headers.get("user-agent", "")]
 
     def _sync(self) -> list[Any]:
         entries = self._mine()
@@ -237,6 +254,31 @@ class WebKitApp(NativeApp):
     def _release_comments(self) -> None:
         if self._hold is not None:
             self._hold.release()
+
+    # ---- the WebView's life (Lifecycle) -------------------------------------------------
+
+    def _app_reload(self) -> None:
+        self.runtime.process.request("reload", view=self.view)
+
+    def _navigate(self, url: str) -> None:
+        self.runtime.process.request("navigate", view=self.view, url=url)
+
+    def _go_back(self) -> None:
+        self.runtime.process.request("back", view=self.view)
+
+    def _kill_content(self) -> None:
+        self.runtime.process.request("terminate", view=self.view)
+
+    def _recreate_view(self) -> None:
+        # The same app (its User-Agent tag, its profile) in a new WebView.
+        old = self.view
+        self.runtime.process.request("close", view=old)
+        self.runtime.process.listeners.pop(old, None)
+        self.view = f"v{secrets.token_hex(6)}"
+        self.runtime.process.listeners[self.view] = self._on_event
+        self.runtime.process.request("open", view=self.view, **self._open_fields)
+        self.timeline.add("load", self.url)
+        self._navigate(self.url)
 
     # ---- end -----------------------------------------------------------------------
 

@@ -72,7 +72,7 @@ class Driver:
             self.reply(cid, error=f"{type(exc).__name__}: {exc}")
         return False
 
-    def _context(self, profile: str | None) -> Any:
+    def _context(self, profile: str | None, page_cache: bool | None = None) -> Any:
         # One web context per profile directory, kept for the life of the process:
         # a relaunch on the same profile finds what the last view stored.
         if profile is not None and profile in self.contexts:
@@ -84,7 +84,9 @@ class Driver:
                 base_data_directory=profile + "/data", base_cache_directory=profile + "/cache"
             )
         context = WebKit2.WebContext.new_with_website_data_manager(manager)
-        context.set_cache_model(WebKit2.CacheModel.DOCUMENT_VIEWER)
+        # The document viewer model keeps no page cache: asked for, the browser's model.
+        model = "WEB_BROWSER" if page_cache else "DOCUMENT_VIEWER"
+        context.set_cache_model(getattr(WebKit2.CacheModel, model))
         if profile is not None:
             self.contexts[profile] = context
         return context
@@ -110,7 +112,8 @@ class Driver:
                 user_script = WebKit2.UserScript.new(script["source"], frames, time, None, None)
             manager.add_script(user_script)
         view = WebKit2.WebView(
-            web_context=self._context(c.get("profile")), user_content_manager=manager
+            web_context=self._context(c.get("profile"), c.get("page_cache")),
+            user_content_manager=manager,
         )
         settings = view.get_settings()
         settings.set_enable_html5_local_storage(bool(c.get("dom_storage", True)))
@@ -119,6 +122,8 @@ class Driver:
         settings.set_enable_write_console_messages_to_stdout(False)
         if c.get("user_agent"):
             settings.set_user_agent(c["user_agent"])
+        if c.get("page_cache") is not None:  # WebKitGTK's back-forward cache, on by default
+            settings.set_enable_page_cache(bool(c["page_cache"]))
         window = Gtk.OffscreenWindow()
         window.set_default_size(1024, 768)
         window.add(view)
@@ -130,6 +135,7 @@ class Driver:
         self.views[vid] = {"view": view, "window": window, "manager": manager, "loads": []}
         view.connect("load-changed", self._on_load_changed, vid)
         view.connect("load-failed", self._on_load_failed, vid)
+        view.connect("web-process-terminated", self._on_terminated, vid)
         self.reply(cid)
 
     def _register(self, vid: str, manager: Any, name: str, world: str | None) -> None:
@@ -161,8 +167,34 @@ class Driver:
         entry["view"].load_uri(c["url"])
 
     def _on_load_changed(self, _view: Any, event: Any, vid: str) -> None:
-        if event == WebKit2.LoadEvent.FINISHED:
+        # The platform's page-started / page-finished callbacks, for every document.
+        if event == WebKit2.LoadEvent.STARTED:
+            self.emit({"event": "load", "view": vid, "phase": "started"})
+        elif event == WebKit2.LoadEvent.FINISHED:
+            self.emit({"event": "load", "view": vid, "phase": "finished"})
             self._finish_loads(vid)
+
+    def _on_terminated(self, _view: Any, reason: Any, vid: str) -> None:
+        self.emit({"event": "terminated", "view": vid, "reason": str(reason)})
+
+    # The WebView's life: each answers at once; the load events tell the rest.
+
+    def cmd_navigate(self, cid: Any, c: dict[str, Any]) -> None:
+        self.views[c["view"]]["view"].load_uri(c["url"])
+        self.reply(cid)
+
+    def cmd_reload(self, cid: Any, c: dict[str, Any]) -> None:
+        self.views[c["view"]]["view"].reload()
+        self.reply(cid)
+
+    def cmd_back(self, cid: Any, c: dict[str, Any]) -> None:
+        self.views[c["view"]]["view"].go_back()
+        self.reply(cid)
+
+    def cmd_terminate(self, cid: Any, c: dict[str, Any]) -> None:
+        """Kill the view's web process (``webkit_web_view_terminate_web_process``)."""
+        self.views[c["view"]]["view"].terminate_web_process()
+        self.reply(cid)
 
     def _on_load_failed(self, _view: Any, _event: Any, url: str, error: Any, vid: str) -> bool:
         self._finish_loads(vid, error=f"load of {url} failed: {error.message}")

@@ -35,6 +35,7 @@ __all__ = [
     "RELAY_HANDLER",
     "BRIDGE_HANDLER",
     "RELAY",
+    "LIFE",
     "prelude",
     "probe",
 ]
@@ -52,6 +53,21 @@ RELAY = """(function () {
       handler.postMessage(stringify({
         top: window === window.top, origin: location.origin, detail: String(event.detail)
       }));
+    } catch (e) { /* the app is gone */ }
+  }, true);
+})();"""
+
+LIFE = """(function () {
+  // In the harness's world, top frame: pageshow with persisted (the page is back from the
+  // page cache) reaches the app as its navigation callback would; the page cannot forge it.
+  if (window !== window.top) { return; }
+  var handler = window.webkit.messageHandlers.gcHarness;
+  var stringify = JSON.stringify;
+  window.addEventListener('pageshow', function (event) {
+    if (!event.persisted) { return; }
+    try {
+      handler.postMessage(stringify({ top: true, origin: location.origin,
+        detail: stringify({ channel: 'life', payload: 'restored' }) }));
     } catch (e) { /* the app is gone */ }
   }, true);
 })();"""

@@ -24,7 +24,7 @@ import { loadComments, postComment } from './comments.js';
 import { $ } from './dom.js';
 import { emit, onMessage } from './messages.js';
 import { accountSubmit, clearSession, inSessionQueue, restoreSession } from './session.js';
-import { config, setRenderer } from './state.js';
+import { config, setRenderer, state } from './state.js';
 import { render } from './view.js';
 
 setRenderer(render);
@@ -59,6 +59,28 @@ function wire() {
   render();
   emit('gc-ready');
 }
+
+// A single-page app may switch the thread without a load (history.pushState and a
+// popstate, or hash routing: #uid=...): the widget follows the address, re-renders
+// and says so again (gc-ready, then gc-loaded), as after a load.
+function threadInAddress() {
+  var hash = new URLSearchParams(location.hash.slice(1));
+  return hash.get('uid') || new URLSearchParams(location.search).get('uid') || '';
+}
+
+function followRoute() {
+  var uid = threadInAddress();
+  if (!uid || uid === config.uid) { return; }
+  config.uid = uid;
+  state.comments = [];
+  state.loaded = false;
+  render();
+  emit('gc-ready');
+  loadComments();
+}
+
+window.addEventListener('popstate', followRoute);
+window.addEventListener('hashchange', followRoute);
 
 // The listener goes in first so that an sso-login injected right after
 // gc-ready is never missed; a stored session is restored before any login.

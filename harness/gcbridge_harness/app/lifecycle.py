@@ -1,0 +1,187 @@
+"""The WebView's life after the first load, in either engine: :class:`Lifecycle`.
+
+A scenario plays what happens to an app's WebView over its life (issue 21): a reload by
+the page or by the app, away and back (with the engine's back-forward cache on), a
+re-render inside the page, the web content process killed, the app resumed after the
+ssoData lifetime, Android's second ``onPageFinished``. The engine reports what a
+platform's callbacks report, and the app reacts as the kits do:
+
+- a new document starts (``onPageStarted``, ``didStartProvisionalNavigation``): the
+  coordinator's ``page_started``; the platform re-runs its injection by itself (user
+  scripts and init scripts run in every new document), except Android, whose app runs
+  bridge.js again at page finished (:meth:`_document_finished`);
+- a page restored from the back-forward cache (``pageshow`` with ``persisted``):
+  ``restored`` (no injection runs again: the document is the old one);
+- the web content process died: ``content_terminated``, whose ``reload`` effect each
+  platform performs its own way (:meth:`_recover_content`);
+- back in the foreground after N seconds: ``resume(N)``, with the harness's clock moved.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gcbridge_harness.app.platforms import at_page_finished
+
+__all__ = ["Lifecycle"]
+
+RECOVERY = {
+    "ios": "webView.reload() in webViewWebContentProcessDidTerminate",
+    "android": "a new WebView loading the page again; onRenderProcessGone returned true",
+    "react-native": "the WebView reloaded from onContentProcessDidTerminate / onRenderProcessGone",
+}
+
+
+class Lifecycle:
+    """Reload, away and back, crash, resume: what the engine does and what the app answers."""
+
+    # Provided by NativeApp, AppDecisions (_coordinator, _perform, _page_finished_once),
+    # PageWaits (wait_for) and the engine (evaluate, _run_script).
+    timeline: Any
+    platform: str
+    bridge: str
+    injections: int
+    clock: Any
+    url: str
+    page_finished_twice: bool
+
+    # ---- what each engine provides -------------------------------------------------
+
+    def _app_reload(self) -> None:
+        """The app's own reload (``webView.reload()``), not waiting for the load."""
+        raise NotImplementedError
+
+    def _navigate(self, url: str) -> None:
+        """Load ``url`` in this view, not waiting for the load."""
+        raise NotImplementedError
+
+    def _go_back(self) -> None:
+        """The app's ``goBack()``, not waiting."""
+        raise NotImplementedError
+
+    def _kill_content(self) -> None:
+        """Kill the view's web content process (the OS reclaiming memory)."""
+        raise NotImplementedError
+
+    def _recreate_view(self) -> None:
+        """Android: a new WebView in place of the dead one, loading the page again."""
+        raise NotImplementedError
+
+    # ---- bookkeeping of documents ----------------------------------------------------
+
+    @property
+    def documents(self) -> int:
+        """Documents that finished loading in this view (1 after launch)."""
+        return int(self.__dict__.get("_documents", 0))
+
+    @property
+    def restores(self) -> int:
+        """Times the page came back from the back-forward cache."""
+        return int(self.__dict__.get("_restores", 0))
+
+    @property
+    def terminations(self) -> int:
+        """Times the web content process died."""
+        return int(self.__dict__.get("_terminations", 0))
+
+    def _document_started(self) -> None:
+        """The platform's page-started callback for a new document after the launch."""
+        if not self.__dict__.get("_live"):
+            return
+        self.__dict__["_pending"] = self.__dict__.get("_pending", 0) + 1
+        self.timeline.add("page started", "a new document in this view")
+        self.__dict__["_page_finished_seen"] = False
+        self._perform(self._coordinator().page_started())
+
+    def _document_finished(self) -> None:
+        """The platform's page-finished callback (Android injects bridge.js here)."""
+        # Only documents whose start was reported after the launch (an engine may report
+        # the launch's own load late); a restored page reports no start in Chromium.
+        if not self.__dict__.get("_live") or self.__dict__.get("_pending", 0) <= 0:
+            return
+        self.__dict__["_pending"] -= 1
+        self.__dict__["_documents"] = self.documents + 1
+        self.timeline.add("page finished", f"document {self.documents}")
+        self._page_finished_callback()
+
+    def _page_finished_callback(self) -> None:
+        """``onPageFinished``: bridge.js evaluated again, then the coordinator told.
+
+        With ``page_finished_twice`` Android calls it twice for one document.
+        """
+        if self.platform != "android":
+            return
+        for _ in range(self.injections):
+            self._run_script(at_page_finished(self.bridge))
+        self._page_finished_once()
+        if self.page_finished_twice:
+            self._page_finished_again()
+
+    def _page_finished_again(self) -> None:
+        """Android's second ``onPageFinished`` for one document: the same callback again."""
+        self.timeline.add("page finished", "again, for the same document")
+        for _ in range(self.injections):
+            self._run_script(at_page_finished(self.bridge))
+        self._perform(self._coordinator().page_finished())
+
+    def _restored(self) -> None:
+        """``pageshow`` with ``persisted``: the page is back from the back-forward cache."""
+        self.__dict__["_restores"] = self.restores + 1
+        self.timeline.add("restored", "from the back-forward cache")
+        self._perform(self._coordinator().restored())
+
+    def _terminated(self) -> None:
+        """The web content process died: the coordinator decides (a ``reload`` effect)."""
+        self.__dict__["_terminations"] = self.terminations + 1
+        self.timeline.add("content process terminated")
+        self._perform(self._coordinator().content_terminated())
+
+    def _recover_content(self) -> None:
+        """The ``reload`` effect, as this platform's kit performs it."""
+        self.timeline.add("recover", RECOVERY.get(self.platform, "reload"))
+        if self.platform == "android":
+            self._recreate_view()
+        else:
+            self._app_reload()
+
+    # ---- what a scenario does ----------------------------------------------------------
+
+    def _wait_documents(self, count: int, what: str, *, timeout: float = 15.0) -> None:
+        self.wait_for(lambda: self.documents >= count, what, timeout=timeout)
+
+    def reload(self, *, by: str = "page") -> None:
+        """Reload the widget page: ``location.reload()`` (``by="page"``) or the app's reload."""
+        before = self.documents
+        self.timeline.add("reload", f"by the {by}")
+        if by == "page":
+            self.evaluate("() => { setTimeout(() => location.reload(), 0); }")
+        else:
+            self._app_reload()
+        self._wait_documents(before + 1, f"the reload by the {by} to finish")
+
+    def away_and_back(self, url: str) -> None:
+        """Open ``url`` in this view, then go back to the widget page."""
+        widget_url = self.url
+        before, restores = self.documents, self.restores
+        self.timeline.add("navigate away", url)
+        self._navigate(url)
+        self._wait_documents(before + 1, f"the page {url} to load")
+        self.timeline.add("go back", widget_url)
+        self._go_back()
+        self.wait_for(
+            lambda: self.restores > restores or self.documents > before + 1,
+            "the widget page to come back",
+            timeout=15.0,
+        )
+
+    def kill_content_process(self) -> None:
+        """Kill the web content process; the app's answer (if any) runs as the engine reports."""
+        self.timeline.add("kill content process")
+        self._kill_content()
+        self.wait_for(lambda: self.terminations > 0, "the engine to report the dead process")
+
+    def resume(self, seconds: float) -> None:
+        """The app comes back to the foreground after ``seconds`` (the harness's clock moves)."""
+        self.clock.advance(seconds)
+        self.timeline.add("resume", f"after {seconds:g} s in the background")
+        self._perform(self._coordinator().resume(seconds))
