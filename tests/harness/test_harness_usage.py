@@ -133,8 +133,23 @@ def test_cli_help_names_every_option(capsys) -> None:
         main(["harness", "run", "--help"])
     assert done.value.code == 0
     out = capsys.readouterr().out
-    for option in ("--bridge", "--engine", "--report", "-k", "-n", "--browser", "--junitxml"):
+    for option in (
+        "--bridge", "--engine", "--report", "-k", "-n", "--browser", "--junitxml", "--wait"
+    ):
         assert option in out
+
+
+def test_cli_wait_reaches_the_scenarios(tmp_path) -> None:
+    import argparse
+
+    from gcbridge.cli.harness_cmd import _pytest_args
+
+    args = argparse.Namespace(
+        engine=None, report=None, keyword=None, workers=None, browser=None, junitxml=None,
+        wait=2.5,
+    )
+    pytest_args = _pytest_args(args, tmp_path / "bridge.js", tmp_path / "pytest.ini")
+    assert isinstance(pytest_args, list) and "--gc-wait=2.5" in pytest_args
 
 
 @pytest.mark.parametrize("value", ["0", "-3", "soon", "601"])

@@ -76,8 +76,25 @@ def register(parser: argparse.ArgumentParser) -> None:
     run_parser.add_argument(
         "--junitxml", metavar="FILE", help="also write a JUnit XML file (one case per run)"
     )
+    run_parser.add_argument(
+        "--wait",
+        metavar="SECONDS",
+        type=_wait_seconds,
+        help="how long a scenario waits for what it expects before it fails (default 10; "
+        "raise it for a slow CI machine)",
+    )
     run_parser.set_defaults(func=run)
     parser.set_defaults(func=lambda args: _no_command(parser))
+
+
+def _wait_seconds(text: str) -> float:
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = -1.0
+    if not 0 < seconds <= 600:
+        raise argparse.ArgumentTypeError(f"{text!r}: seconds between 0 and 600")
+    return seconds
 
 
 def _no_command(parser: argparse.ArgumentParser) -> int:
@@ -129,6 +146,8 @@ def _pytest_args(args: argparse.Namespace, bridge: Path, ini: Path) -> list[str]
         pytest_args.append(f"--gc-browser={shown}")
     if args.junitxml:
         pytest_args.append(f"--junitxml={Path(args.junitxml).resolve()}")
+    if args.wait is not None:
+        pytest_args.append(f"--gc-wait={args.wait}")
     return pytest_args
 
 
