@@ -10,6 +10,7 @@ import re
 import zipfile
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Any
 from urllib.parse import quote
 
 import pytest
@@ -147,23 +148,21 @@ def test_the_timestamp_beside_a_leaked_signature_is_masked_too() -> None:
 
 
 @pytest.mark.browser
-def test_a_real_playwright_trace_keeps_no_sso_data(tmp_path: Path) -> None:
-    from playwright.sync_api import sync_playwright
-
-    from gcbridge.browser import find_chromium
-
+def test_a_real_playwright_trace_keeps_no_sso_data(tmp_path: Path, browser: Any) -> None:
+    # pytest-playwright's browser of the session (one sync Playwright per process: a second
+    # sync_playwright() would run inside its asyncio loop)
     sso_data = _sso_data()
     trace = tmp_path / "trace.zip"
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=find_chromium())
-        context = browser.new_context()
+    context = browser.new_context()
+    try:
         context.tracing.start(screenshots=True, snapshots=True)
         page = context.new_page()
         page.set_content("<p>widget</p>")
         page.evaluate("s => { window.kept = s; document.title = s.slice(0, 8); }", sso_data)
         page.evaluate(f"window.gcSsoLogin = 1; {json.dumps(sso_data)}.length")
         context.tracing.stop(path=str(trace))
-        browser.close()
+    finally:
+        context.close()
     with zipfile.ZipFile(trace) as z:
         assert any(
             sso_data.split(" ")[1] in z.read(n).decode("utf-8", "replace") for n in z.namelist()

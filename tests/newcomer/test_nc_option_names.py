@@ -19,7 +19,7 @@ from nc_support import ROOT, readme
 from gcbridge.cli import build_parser, main
 
 OPTION = re.compile(r"(?<![\w-])--[a-z][a-z0-9-]*")
-NAMED_COMMAND = re.compile(r"gcbridge ((?:[a-z]+)(?: [a-z]+)?)")
+NAMED_COMMAND = re.compile(r"gcbridge ([a-z][a-z-]*(?: [a-z][a-z-]*){0,2})")
 
 
 def _subparsers(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
@@ -221,7 +221,10 @@ def test_option_literals_of_the_cli_sources_exist() -> None:
 def test_every_gcbridge_line_of_the_readme_uses_existing_options() -> None:
     checked = 0
     for line in readme().splitlines():
-        for match in re.finditer(r"gcbridge ([a-z]+(?: [a-z]+)?)([^`|&;#\n]*)", line):
+        # up to three words, hyphenated ones too: gcbridge webhooks delivery-log init
+        for match in re.finditer(
+            r"gcbridge ([a-z][a-z-]*(?: [a-z][a-z-]*){0,2})([^`|&;#\n]*)", line
+        ):
             named = named_commands("gcbridge " + match.group(1))
             if not named:
                 continue
