@@ -164,6 +164,7 @@ class Driver:
     def cmd_load(self, cid: Any, c: dict[str, Any]) -> None:
         entry = self.views[c["view"]]
         entry["loads"].append(cid)
+        entry["load_url"], entry["load_retried"] = c["url"], False
         entry["view"].load_uri(c["url"])
 
     def _on_load_changed(self, _view: Any, event: Any, vid: str) -> None:
@@ -171,6 +172,9 @@ class Driver:
         if event == WebKit2.LoadEvent.STARTED:
             self.emit({"event": "load", "view": vid, "phase": "started"})
         elif event == WebKit2.LoadEvent.FINISHED:
+            entry = self.views.get(vid)
+            if entry is not None and entry.pop("skip_finished", False):
+                return  # the end of a cancelled first load; the one asked again follows
             self.emit({"event": "load", "view": vid, "phase": "finished"})
             self._finish_loads(vid)
 
@@ -196,7 +200,16 @@ class Driver:
         self.views[c["view"]]["view"].terminate_web_process()
         self.reply(cid)
 
-    def _on_load_failed(self, _view: Any, _event: Any, url: str, error: Any, vid: str) -> bool:
+    def _on_load_failed(self, view: Any, _event: Any, url: str, error: Any, vid: str) -> bool:
+        entry = self.views.get(vid)
+        cancelled = error.matches(WebKit2.network_error_quark(), WebKit2.NetworkError.CANCELLED)
+        if cancelled and entry and entry["loads"] and not entry.get("load_retried"):
+            # A busy machine's web process sometimes cancels the first load of a new view
+            # ("Load request cancelled") with nothing else loading: ask once more. The
+            # FINISHED that follows a failure belongs to the cancelled load, not ours.
+            entry["load_retried"], entry["skip_finished"] = True, True
+            GLib.idle_add(lambda: view.load_uri(entry["load_url"]) and False)
+            return True
         self._finish_loads(vid, error=f"load of {url} failed: {error.message}")
         return False
 
