@@ -25,13 +25,13 @@ fixture: the emulator and the browser start only for tests that ask for them.
 
 from __future__ import annotations
 
-import argparse
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from gcbridge_harness.app.page_waits import DEFAULT_WAIT, wait_seconds
 from gcbridge_harness.engines.selection import ENGINES, selected_engines
 
 _CALL_PASSED = pytest.StashKey[bool]()
@@ -67,22 +67,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption(
         "--gc-wait",
         dest="gc_wait",
-        default=10.0,
-        type=_positive_seconds,
+        default=DEFAULT_WAIT,
+        type=wait_seconds,
         metavar="SECONDS",
         help="how long a scenario waits for what it expects before it fails (default: 10);"
         " a failing scenario costs this long, a passing one only what it needs",
     )
 
-
-def _positive_seconds(text: str) -> float:
-    try:
-        seconds = float(text)
-    except ValueError:
-        seconds = -1.0
-    if not 0 < seconds <= 600:
-        raise argparse.ArgumentTypeError(f"{text!r}: seconds between 0 and 600")
-    return seconds
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -290,7 +281,7 @@ def native_app(
 
         app_class = ChromiumApp
         runtime = request.getfixturevalue("browser")
-    wait_seconds: float = request.config.getoption("gc_wait")
+    wait: float = request.config.getoption("gc_wait")
     apps: list[NativeApp] = []
     request.node.stash[APPS] = apps  # the reporting plugin's timelines and artifacts
 
@@ -310,7 +301,7 @@ def native_app(
             registry=apps,
             **options,
         )
-        app.wait_seconds = wait_seconds
+        app.wait_seconds = wait
         launched: NativeApp = app.launch()
         return launched
 

@@ -13,7 +13,23 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit
 
-__all__ = ["PageWaits"]
+__all__ = ["PageWaits", "DEFAULT_WAIT", "wait_seconds"]
+
+DEFAULT_WAIT = 10.0
+"""Seconds a scenario waits for what it expects before it fails (``--gc-wait``)."""
+
+
+def wait_seconds(text: str) -> float:
+    """``--gc-wait`` / ``harness run --wait``: seconds, more than 0 and at most 600."""
+    import argparse
+
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = -1.0
+    if not 0 < seconds <= 600:
+        raise argparse.ArgumentTypeError(f"{text!r}: seconds between 0 and 600")
+    return seconds
 
 _FLUSH_JS = """(token) => new Promise((resolve) => {
   const done = (e) => { if (e.source === window && e.data === token) {
@@ -26,7 +42,7 @@ _FLUSH_JS = """(token) => new Promise((resolve) => {
 class PageWaits:
     """Waits, forwarded events and requests of one launch."""
 
-    wait_seconds: float = 10.0
+    wait_seconds: float = DEFAULT_WAIT
     """How long a wait lasts before the scenario fails (``--gc-wait``)."""
 
     # Provided by NativeApp and its engine.

@@ -26,6 +26,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from gcbridge_harness.app.page_waits import wait_seconds
+
 from gcbridge.cli.harness_progress import Interrupt, ProgressPrinter
 
 __all__ = ["register", "run", "ProgressPrinter"]
@@ -79,22 +81,13 @@ def register(parser: argparse.ArgumentParser) -> None:
     run_parser.add_argument(
         "--wait",
         metavar="SECONDS",
-        type=_wait_seconds,
+        type=wait_seconds,
         help="how long a scenario waits for what it expects before it fails (default 10; "
         "raise it for a slow CI machine)",
     )
     run_parser.set_defaults(func=run)
     parser.set_defaults(func=lambda args: _no_command(parser))
 
-
-def _wait_seconds(text: str) -> float:
-    try:
-        seconds = float(text)
-    except ValueError:
-        seconds = -1.0
-    if not 0 < seconds <= 600:
-        raise argparse.ArgumentTypeError(f"{text!r}: seconds between 0 and 600")
-    return seconds
 
 
 def _no_command(parser: argparse.ArgumentParser) -> int:
