@@ -22,8 +22,11 @@ cheap, always-on form of the check.
 from __future__ import annotations
 
 import os
+import socket
 import subprocess
 import sys
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -88,3 +91,37 @@ def gc_wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     )
     (built,) = dist.glob("gc_bridge-*-py3-none-any.whl")
     return built
+
+
+@pytest.fixture
+def trickling_server() -> Iterator[str]:
+    """A server that answers every request one byte at a time, 0.3 s apart, never whole.
+
+    For the CLI clients' total deadline (``calls``, ``sso check``): each byte comes well
+    within any per-read time-out, the answer never does. Yields its base URL.
+    """
+    listener = socket.create_server(("127.0.0.1", 0))
+    stop = threading.Event()
+
+    def serve() -> None:
+        while not stop.is_set():
+            try:
+                conn, _ = listener.accept()
+            except OSError:
+                return
+            with conn:
+                conn.recv(65536)
+                for byte in b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-Pad: ab":
+                    if stop.wait(0.3):
+                        return
+                    try:
+                        conn.sendall(bytes([byte]))
+                    except OSError:
+                        break
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{listener.getsockname()[1]}"
+    stop.set()
+    listener.close()
+    thread.join(5)

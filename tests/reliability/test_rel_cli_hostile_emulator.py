@@ -8,7 +8,6 @@ megabytes is refused without being read whole.
 from __future__ import annotations
 
 import json
-import socket
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -129,39 +128,10 @@ def test_a_huge_answer_is_refused_unread(
     assert len(err.splitlines()) == 1 and "[too_large]" in err, err
 
 
-@pytest.fixture
-def trickler() -> Iterator[str]:
-    """Answers every request one byte at a time, 0.3 s apart (never a whole answer)."""
-    listener = socket.create_server(("127.0.0.1", 0))
-    stop = threading.Event()
-
-    def serve() -> None:
-        while not stop.is_set():
-            try:
-                conn, _ = listener.accept()
-            except OSError:
-                return
-            with conn:
-                conn.recv(65536)
-                for byte in b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-Pad: abc":
-                    if stop.wait(0.3):
-                        return
-                    try:
-                        conn.sendall(bytes([byte]))
-                    except OSError:
-                        break
-
-    thread = threading.Thread(target=serve, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{listener.getsockname()[1]}"
-    stop.set()
-    listener.close()
-    thread.join(5)
-
 
 def test_a_trickling_server_meets_the_total_deadline(
-    trickler: str, capsys: pytest.CaptureFixture[str]
+    trickling_server: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert run(trickler, "calls", "--http-timeout", "1") == 1
+    assert run(trickling_server, "calls", "--http-timeout", "1") == 1
     err = capsys.readouterr().err
     assert len(err.splitlines()) == 1 and "[timeout]" in err, err

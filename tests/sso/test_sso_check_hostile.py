@@ -13,7 +13,6 @@ import hashlib
 import hmac
 import io
 import json
-import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -122,40 +121,11 @@ def test_a_same_origin_redirect_keeps_the_session_and_is_reported(
 # --- 11. a total deadline and a size cap ---------------------------------------------------
 
 
-@pytest.fixture
-def trickler() -> Iterator[str]:
-    """A server that sends its answer one byte at a time, 0.3 s apart (at most 40 bytes)."""
-    listener = socket.create_server(("127.0.0.1", 0))
-    stop = threading.Event()
-
-    def serve() -> None:
-        while not stop.is_set():
-            try:
-                conn, _ = listener.accept()
-            except OSError:
-                return
-            with conn:
-                conn.recv(65536)
-                for byte in b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-Pad: ab":
-                    if stop.wait(0.3):
-                        return
-                    try:
-                        conn.sendall(bytes([byte]))
-                    except OSError:
-                        break
-
-    thread = threading.Thread(target=serve, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{listener.getsockname()[1]}/sso-data"
-    stop.set()
-    listener.close()
-    thread.join(5)
-
 
 def test_a_trickling_server_meets_the_total_deadline(
-    trickler: str, capsys: pytest.CaptureFixture[str]
+    trickling_server: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, out, _ = check(capsys, trickler, "--timeout", "1", "--json")
+    code, out, _ = check(capsys, trickling_server + "/sso-data", "--timeout", "1", "--json")
     assert code == 2 and json.loads(out)["error"] == "timeout"
 
 
