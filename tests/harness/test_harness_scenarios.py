@@ -96,10 +96,10 @@ def _outcomes(result: pytest.RunResult) -> dict[str, str]:
     return outcomes
 
 
-def run_mutant(
+def assert_caught(
     pytester: pytest.Pytester, bridge: str, *, passes: str, fails: str, point: str
-) -> dict[str, str]:
-    """Runs a broken bridge on the scenario it must still pass and the one that must catch it.
+) -> None:
+    """A broken bridge passes ``passes`` and fails ``fails`` (the scenario that catches it).
 
     One run for every engine found, at one injection point: a broken bridge needs
     one failing scenario per engine, not the matrix (the matrix runs once per
@@ -117,7 +117,8 @@ def run_mutant(
     outcomes = _outcomes(result)
     for engine in engines:
         assert outcomes.get(f"test_{passes}[{engine}-{point}]") == "passed", result.stdout.str()
-    return outcomes
+        name = f"test_{fails}[{engine}-{point}]"
+        assert outcomes.get(name) == "failed", f"{name} passed"
 
 
 def test_harness_passes_a_copy_of_the_shipped_bridge(pytester: pytest.Pytester) -> None:
@@ -135,29 +136,23 @@ def test_harness_passes_a_copy_of_the_shipped_bridge(pytester: pytest.Pytester) 
 
 
 def test_harness_fails_a_bridge_without_a_queue(pytester: pytest.Pytester) -> None:
-    outcomes = run_mutant(
+    assert_caught(
         pytester,
         _no_queue_bridge(),
         passes="login_on_ready",
         fails="late_transport_gets_earlier_messages_in_order_once",
         point="document-start",
     )
-    for engine in engines_found():
-        name = f"test_late_transport_gets_earlier_messages_in_order_once[{engine}-document-start]"
-        assert outcomes[name] == "failed", f"{name} passed"
 
 
 def test_harness_fails_a_bridge_acting_only_on_ready(pytester: pytest.Pytester) -> None:
-    outcomes = run_mutant(
+    assert_caught(
         pytester,
         _ready_only_bridge(),
         passes="login_on_ready",
         fails="login_on_loaded",
         point="document-start",
     )
-    for engine in engines_found():
-        name = f"test_login_on_loaded[{engine}-document-start]"
-        assert outcomes[name] == "failed", f"{name} passed"
 
 
 def test_an_engine_named_but_missing_fails_the_run(pytester: pytest.Pytester) -> None:
