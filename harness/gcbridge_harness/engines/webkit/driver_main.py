@@ -34,6 +34,9 @@ gi.require_version("Gtk", "3.0")
 gi.require_version("WebKit2", "4.1")
 from gi.repository import GLib, Gtk, WebKit2  # noqa: E402
 
+# a view's load cancelled by the web process itself is asked again this many times
+_LOAD_RETRIES = 3
+
 _TIMES = {
     "start": WebKit2.UserScriptInjectionTime.START,
     "end": WebKit2.UserScriptInjectionTime.END,
@@ -164,7 +167,7 @@ class Driver:
     def cmd_load(self, cid: Any, c: dict[str, Any]) -> None:
         entry = self.views[c["view"]]
         entry["loads"].append(cid)
-        entry["load_url"], entry["load_retried"] = c["url"], False
+        entry["load_url"], entry["load_retries"] = c["url"], 0
         entry["view"].load_uri(c["url"])
 
     def _on_load_changed(self, _view: Any, event: Any, vid: str) -> None:
@@ -203,15 +206,26 @@ class Driver:
     def _on_load_failed(self, view: Any, _event: Any, url: str, error: Any, vid: str) -> bool:
         entry = self.views.get(vid)
         cancelled = error.matches(WebKit2.network_error_quark(), WebKit2.NetworkError.CANCELLED)
-        if cancelled and entry and entry["loads"] and not entry.get("load_retried"):
-            # A busy machine's web process sometimes cancels the first load of a new view
-            # ("Load request cancelled") with nothing else loading: ask once more. The
-            # FINISHED that follows a failure belongs to the cancelled load, not ours.
-            entry["load_retried"], entry["skip_finished"] = True, True
-            GLib.idle_add(lambda: view.load_uri(entry["load_url"]) and False)
+        tries = entry.get("load_retries", 0) if entry else 0
+        if cancelled and entry and entry["loads"] and tries < _LOAD_RETRIES:
+            # A busy machine's web process sometimes cancels the first load of a view
+            # ("Load request cancelled": a process swap, a view sharing its context
+            # starting up). Ask again, a little later each time, unless the page has
+            # moved on by itself. The FINISHED after a failure is the cancelled load's.
+            entry["load_retries"], entry["skip_finished"] = tries + 1, True
+            GLib.timeout_add(50 * 2**tries, self._retry_load, vid, entry)
             return True
         self._finish_loads(vid, error=f"load of {url} failed: {error.message}")
         return False
+
+    def _retry_load(self, vid: str, entry: dict[str, Any]) -> bool:
+        if self.views.get(vid) is not entry or not entry["loads"]:
+            return False  # closed, or finished meanwhile
+        if entry["view"].is_loading():
+            entry["skip_finished"] = False  # the page navigated itself: that load is ours
+        else:
+            entry["view"].load_uri(entry["load_url"])
+        return False  # once
 
     def _finish_loads(self, vid: str, **fields: Any) -> None:
         entry = self.views.get(vid)
