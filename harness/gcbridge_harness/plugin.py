@@ -75,7 +75,6 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
 
-
 def pytest_configure(config: pytest.Config) -> None:
     # The shipped scenarios run in app teams' projects too, under --strict-markers.
     config.addinivalue_line("markers", "browser: needs a browser engine (Chromium or WebKit)")

@@ -91,9 +91,7 @@ def _environ(bin_dir: Path) -> dict[str, str]:
 
 
 @pytest.mark.parametrize("recipe", ["github", "gitlab"])
-def test_ci_recipe_runs_from_a_clean_directory(
-    tmp_path: Path, gc_wheel: Path, recipe: str
-) -> None:
+def test_ci_recipe_runs_from_a_clean_directory(tmp_path: Path, gc_wheel: Path, recipe: str) -> None:
     wheel = gc_wheel
     commands = _recipes()[recipe]
     wanted = re.search(r"\./ci/(gc_bridge-[^\"\[]+\.whl)", "\n".join(commands))

@@ -134,7 +134,14 @@ def test_cli_help_names_every_option(capsys) -> None:
     assert done.value.code == 0
     out = capsys.readouterr().out
     for option in (
-        "--bridge", "--engine", "--report", "-k", "-n", "--browser", "--junitxml", "--wait"
+        "--bridge",
+        "--engine",
+        "--report",
+        "-k",
+        "-n",
+        "--browser",
+        "--junitxml",
+        "--wait",
     ):
         assert option in out
 
@@ -145,7 +152,12 @@ def test_cli_wait_reaches_the_scenarios(tmp_path) -> None:
     from gcbridge.cli.harness_cmd import _pytest_args
 
     args = argparse.Namespace(
-        engine=None, report=None, keyword=None, workers=None, browser=None, junitxml=None,
+        engine=None,
+        report=None,
+        keyword=None,
+        workers=None,
+        browser=None,
+        junitxml=None,
         wait=2.5,
     )
     pytest_args = _pytest_args(args, tmp_path / "bridge.js", tmp_path / "pytest.ini")

@@ -31,6 +31,7 @@ def wait_seconds(text: str) -> float:
         raise argparse.ArgumentTypeError(f"{text!r}: seconds between 0 and 600")
     return seconds
 
+
 _FLUSH_JS = """(token) => new Promise((resolve) => {
   const done = (e) => { if (e.source === window && e.data === token) {
     window.removeEventListener('message', done); resolve(null); } };

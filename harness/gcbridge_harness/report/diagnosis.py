@@ -37,6 +37,7 @@ LOGIN_REASONS = {
     "username_conflict": "the username is taken: answer gc-sso-conflict with a corrected username",
 }
 
+
 def _t(entry: TimelineEntry) -> str:
     return f"{entry.at:.2f} s"
 

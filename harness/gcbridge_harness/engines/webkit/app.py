@@ -179,6 +179,9 @@ class WebKitApp(NativeApp):
                 self._document_finished()
         elif event.get("event") == "terminated":
             self._terminated()
+        elif event.get("event") == "load-retry":
+            error = event.get("error")
+            self.timeline.add("load cancelled", f"by the engine ({error}); asked again")
         elif event.get("event") != "message":
             return
         elif event["handler"] == BRIDGE_HANDLER:

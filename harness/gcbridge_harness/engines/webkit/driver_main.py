@@ -172,12 +172,14 @@ class Driver:
 
     def _on_load_changed(self, _view: Any, event: Any, vid: str) -> None:
         # The platform's page-started / page-finished callbacks, for every document.
+        entry = self.views.get(vid)
         if event == WebKit2.LoadEvent.STARTED:
+            if entry is not None:
+                entry["retry_pending"] = False  # a load after the cancelled one began
             self.emit({"event": "load", "view": vid, "phase": "started"})
         elif event == WebKit2.LoadEvent.FINISHED:
-            entry = self.views.get(vid)
-            if entry is not None and entry.pop("skip_finished", False):
-                return  # the end of a cancelled first load; the one asked again follows
+            if entry is not None and entry.get("retry_pending"):
+                return  # the end of the cancelled load; the one asked again follows
             self.emit({"event": "load", "view": vid, "phase": "finished"})
             self._finish_loads(vid)
 
@@ -211,8 +213,9 @@ class Driver:
             # A busy machine's web process sometimes cancels the first load of a view
             # ("Load request cancelled": a process swap, a view sharing its context
             # starting up). Ask again, a little later each time, unless the page has
-            # moved on by itself. The FINISHED after a failure is the cancelled load's.
-            entry["load_retries"], entry["skip_finished"] = tries + 1, True
+            # moved on by itself. A FINISHED before the next STARTED is the cancelled load's.
+            entry["load_retries"], entry["retry_pending"] = tries + 1, True
+            self.emit({"event": "load-retry", "view": vid, "error": error.message})
             GLib.timeout_add(50 * 2**tries, self._retry_load, vid, entry)
             return True
         self._finish_loads(vid, error=f"load of {url} failed: {error.message}")
@@ -221,8 +224,8 @@ class Driver:
     def _retry_load(self, vid: str, entry: dict[str, Any]) -> bool:
         if self.views.get(vid) is not entry or not entry["loads"]:
             return False  # closed, or finished meanwhile
-        if entry["view"].is_loading():
-            entry["skip_finished"] = False  # the page navigated itself: that load is ours
+        if not entry["retry_pending"] or entry["view"].is_loading():
+            entry["retry_pending"] = False  # the page navigated itself: that load is ours
         else:
             entry["view"].load_uri(entry["load_url"])
         return False  # once

@@ -1,0 +1,75 @@
+"""The WebKit driver's load command when something else cancels the load it waits for.
+
+A busy web process sometimes cancels a view's load by itself ("Load request
+cancelled"); the driver asks again. When the cancel comes from a navigation the
+page or the app started meanwhile, that navigation's load is the one the command
+waits for: asking again for the first URL would take the view back to it.
+"""
+
+from __future__ import annotations
+
+import http.server
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from gcbridge_harness.engines import engine_status
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not engine_status("webkit").found, reason="WebKitGTK is not installed here"),
+]
+
+
+class _Pages(http.server.BaseHTTPRequestHandler):
+    def do_GET(self) -> None:  # noqa: N802 - the http.server name
+        if self.path == "/slow":
+            time.sleep(1.5)  # still loading when the app navigates away
+        body = f"<title>{self.path}</title>".encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *_args: Any) -> None:
+        return
+
+
+@pytest.fixture
+def pages() -> Iterator[str]:
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Pages)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+
+
+def test_a_load_cancelled_by_a_navigation_ends_with_that_navigation(pages: str) -> None:
+    from gcbridge_harness.engines.webkit.client import WebKitProcess
+
+    process = WebKitProcess()
+    try:
+        events: list[dict[str, Any]] = []
+
+        def on_event(event: dict[str, Any]) -> None:
+            events.append(event)
+            started = [e for e in events if e.get("phase") == "started"]
+            if event.get("phase") == "started" and len(started) == 1:
+                process.request("navigate", view="v1", url=pages + "/other")
+
+        process.listeners["v1"] = on_event
+        process.request("open", view="v1")
+        process.request("load", view="v1", url=pages + "/slow")
+        process.pump(1.0)  # a wrongly asked-again load of /slow would start meanwhile
+
+        history = process.request("history", view="v1")["entries"]
+        assert [entry["url"] for entry in history] == [pages + "/other"]
+        assert any(e.get("event") == "load-retry" for e in events), "the cancel was seen"
+        started = [e for e in events if e.get("phase") == "started"]
+        assert len(started) == 2, events  # /slow, then /other; /slow never again
+    finally:
+        process.close()
