@@ -152,9 +152,18 @@ def webkit_process() -> Iterator[Any]:
 
 
 @pytest.fixture(scope="session")
-def bfcache_browser(browser_type: Any, browser_type_launch_args: dict[str, Any]) -> Iterator[Any]:
-    """A Chromium of the worker with its back-forward cache on (launched when first asked for)."""
+def bfcache_browser(
+    browser_type: Any, browser_type_launch_args: dict[str, Any], pytestconfig: pytest.Config
+) -> Iterator[Any]:
+    """A Chromium of the worker with its back-forward cache on (launched when first asked for).
+
+    The full browser: the headless shell the other scenarios run in keeps no
+    back-forward cache.
+    """
+    from gcbridge.browser import find_chromium
+
     args = dict(browser_type_launch_args)
+    args["executable_path"] = find_chromium(pytestconfig.getoption("gc_browser"))
     ignored = list(args.pop("ignore_default_args", None) or [])
     browser = browser_type.launch(
         **args, ignore_default_args=[*ignored, "--disable-back-forward-cache"]

@@ -10,6 +10,11 @@ proxy, distro packaging). Discovery order:
    on ``PATH``,
 
 else :class:`BrowserNotFound` whose message names the install step.
+
+A headless run (the harness, the headless demo) launches what Playwright itself
+launches headless, the *headless shell* (:func:`find_headless_chromium`): the
+same Blink and V8 without the browser's windows, about 40% less CPU per page
+load here. The full Chromium stays for what only it has (the back-forward cache).
 """
 
 from __future__ import annotations
@@ -22,9 +27,18 @@ from pathlib import Path
 
 from gcbridge.errors import GcBridgeError
 
-__all__ = ["BrowserNotFound", "find_chromium", "install_hint", "SYSTEM_CANDIDATES"]
+__all__ = [
+    "BrowserNotFound",
+    "find_chromium",
+    "find_headless_chromium",
+    "install_hint",
+    "SYSTEM_CANDIDATES",
+    "HEADLESS_SHELL_CANDIDATES",
+]
 
 SYSTEM_CANDIDATES = ("/usr/lib/chromium/chromium", "chromium", "chromium-browser", "google-chrome")
+# Debian's chromium-headless-shell package, then one on PATH
+HEADLESS_SHELL_CANDIDATES = ("/usr/lib/chromium/chromium-headless-shell", "chromium-headless-shell")
 
 
 class BrowserNotFound(GcBridgeError):
@@ -40,12 +54,19 @@ def install_hint() -> str:
     return "python -m playwright install chromium"
 
 
-def _playwright_managed() -> str | None:
+_MANAGED_FULL = (
+    "chromium-*/chrome-linux*/chrome",
+    "chromium-*/chrome-mac*/Chromium.app/Contents/MacOS/Chromium",
+)
+_MANAGED_SHELL = (
+    "chromium_headless_shell-*/chrome-linux*/headless_shell",
+    "chromium_headless_shell-*/chrome-headless-shell-*/chrome-headless-shell",
+    "chromium_headless_shell-*/chrome-mac*/headless_shell",
+)
+
+
+def _playwright_managed(patterns: tuple[str, ...] = _MANAGED_FULL) -> str | None:
     root = os.environ.get("PLAYWRIGHT_BROWSERS_PATH") or str(Path.home() / ".cache/ms-playwright")
-    patterns = (
-        "chromium-*/chrome-linux*/chrome",
-        "chromium-*/chrome-mac*/Chromium.app/Contents/MacOS/Chromium",
-    )
     for pattern in patterns:
         for hit in sorted(glob.glob(os.path.join(root, pattern)), reverse=True):
             if os.access(hit, os.X_OK):
@@ -68,14 +89,38 @@ def find_chromium(explicit: str | None = None, *, environ: Mapping[str, str] | N
     if managed:
         return managed
     for candidate in SYSTEM_CANDIDATES:
-        resolved = (
-            shutil.which(candidate)
-            if not candidate.startswith("/")
-            else (candidate if os.access(candidate, os.X_OK) else None)
-        )
+        resolved = _executable(candidate)
         if resolved:
             return resolved
     raise BrowserNotFound(
         "no Chromium found (GC_BROWSER unset, none managed by Playwright, none on PATH); "
         f"install one: {install_hint()}"
     )
+
+
+def find_headless_chromium(
+    explicit: str | None = None, *, environ: Mapping[str, str] | None = None
+) -> str:
+    """The Chromium a headless run launches: Playwright's own choice, the headless shell.
+
+    A browser named (``--gc-browser``, ``GC_BROWSER``) is used as named. Else a
+    headless shell (Playwright's ``chromium_headless_shell``, Debian's
+    ``chromium-headless-shell``), else :func:`find_chromium`'s answer.
+    """
+    env = os.environ if environ is None else environ
+    if explicit or env.get("GC_BROWSER"):
+        return find_chromium(explicit, environ=env)
+    managed = _playwright_managed(_MANAGED_SHELL)
+    if managed:
+        return managed
+    for candidate in HEADLESS_SHELL_CANDIDATES:
+        resolved = _executable(candidate)
+        if resolved:
+            return resolved
+    return find_chromium(None, environ=env)
+
+
+def _executable(candidate: str) -> str | None:
+    if not candidate.startswith("/"):
+        return shutil.which(candidate)
+    return candidate if os.access(candidate, os.X_OK) else None

@@ -12,16 +12,20 @@ from typing import Any
 
 import pytest
 
-from gcbridge.browser import BrowserNotFound, find_chromium, install_hint
+from gcbridge.browser import BrowserNotFound, find_headless_chromium, install_hint
 
 
 @pytest.fixture(scope="session")
 def browser_type_launch_args(
     browser_type_launch_args: dict[str, Any], pytestconfig: pytest.Config
 ) -> dict[str, Any]:
-    """Point Playwright at a discovered Chromium (it cannot always download its own)."""
+    """Point Playwright at a discovered Chromium (it cannot always download its own).
+
+    Headless, as Playwright does: its headless shell where there is one (the
+    back-forward cache scenarios launch the full browser: ``bfcache_browser``).
+    """
     try:
-        path = find_chromium(pytestconfig.getoption("gc_browser"))
+        path = find_headless_chromium(pytestconfig.getoption("gc_browser"))
     except BrowserNotFound as exc:  # a browser asked for and missing is never a skip
         from gcbridge_harness.engines.selection import EngineStatus, not_usable
 

@@ -87,10 +87,10 @@ def run_headless(
     from playwright.sync_api import Error as PlaywrightError
     from playwright.sync_api import sync_playwright
 
-    from gcbridge.browser import find_chromium
+    from gcbridge.browser import find_headless_chromium
 
     _quiet_dead_driver_after_stop(stopped)
-    executable = find_chromium()
+    executable = find_headless_chromium()
     args = ["--no-sandbox"] if hasattr(os, "geteuid") and os.geteuid() == 0 else []
     with sync_playwright() as pw:
         context = pw.chromium.launch_persistent_context(
