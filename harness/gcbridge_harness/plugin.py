@@ -267,7 +267,6 @@ def native_app(
     customer_backend: Any,
     bridge_script: str,
     harness_clock: Any,
-    tmp_path: Path,
 ) -> Iterator[Callable[..., Any]]:
     """``native_app(injection_point, **options)`` launches a ``NativeApp`` and returns it.
 
@@ -283,7 +282,7 @@ def native_app(
         from gcbridge_harness.engines.webkit.app import WebKitApp, WebKitRuntime
 
         app_class = WebKitApp
-        runtime: Any = WebKitRuntime(request.getfixturevalue("webkit_process"), tmp_path)
+        runtime: Any = WebKitRuntime(request.getfixturevalue("webkit_process"))
     else:
         from gcbridge_harness.engines.chromium import ChromiumApp
 

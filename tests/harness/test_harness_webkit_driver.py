@@ -73,3 +73,39 @@ def test_a_load_cancelled_by_a_navigation_ends_with_that_navigation(pages: str) 
         assert len(started) == 2, events  # /slow, then /other; /slow never again
     finally:
         process.close()
+
+
+def test_a_new_app_starts_with_empty_storage_and_a_relaunch_keeps_it(pages: str) -> None:
+    # New apps share the worker's pooled web context (one network process), emptied
+    # before each; a relaunch on the same profile finds what the last view stored.
+    from gcbridge_harness.engines.webkit.client import WebKitProcess
+
+    process = WebKitProcess()
+
+    def launch(view: str, **profile: Any) -> str:
+        opened = process.request("open", view=view, fresh=not profile, **profile)
+        process.request("load", view=view, url=pages + "/page")
+        return str(opened["profile"])
+
+    def stored(view: str) -> Any:
+        return process.request("eval", view=view, body="return localStorage.getItem('k')")["json"]
+
+    try:
+        first = launch("v1")
+        process.request("eval", view="v1", body="localStorage.setItem('k', 'v'); return 1")
+        second = launch("v2")  # while the first app is open: a context of its own
+        assert second != first
+        assert stored("v2") == "null"
+        process.request("close", view="v2")
+        process.request("forget", profile=second)
+
+        process.request("close", view="v1")
+        assert launch("v3", profile=first) == first  # the relaunch
+        assert stored("v3") == '"v"'
+        process.request("close", view="v3")
+        process.request("forget", profile=first)
+
+        assert launch("v4") == first  # the pooled context again, emptied
+        assert stored("v4") == "null"
+    finally:
+        process.close()

@@ -15,7 +15,6 @@ import contextlib
 import json
 import secrets
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, ClassVar
 
 from gcbridge_harness.app.decisions import LoginResponse
@@ -50,10 +49,9 @@ _LOCAL_STORAGE_JS = """(() => {
 
 @dataclass
 class WebKitRuntime:
-    """What a WebKit launch needs: the driver process and a directory for profiles."""
+    """What a WebKit launch needs: the driver process (its web contexts are the profiles)."""
 
     process: WebKitProcess
-    profiles: Path
 
 
 class WebKitApp(NativeApp):
@@ -84,8 +82,9 @@ class WebKitApp(NativeApp):
                     and e.path == "/api/pub/comments"
                 )
             )
-        profile = self.storage_state or str(self.runtime.profiles / f"profile-{self.view}")
-        self.profile = profile
+        # A relaunch or a second view: the profile named; a new app: empty storage (the
+        # driver's pooled context, emptied, or one of its own; it answers which).
+        profile = self.storage_state
         shim = None if self.isolated_world else self.platform
         scripts = [
             {"source": RELAY, "time": "start", "world": RELAY_WORLD, "all_frames": True},
@@ -111,6 +110,7 @@ class WebKitApp(NativeApp):
             handlers.append({"name": BRIDGE_HANDLER, "world": BRIDGE_WORLD})
         self._open_fields = {
             "profile": profile,
+            "fresh": profile is None,
             "dom_storage": self.dom_storage,
             "user_agent": _USER_AGENT.format(tag=self.tag),
             "scripts": scripts,
@@ -118,7 +118,9 @@ class WebKitApp(NativeApp):
             "page_cache": self.bfcache,
         }
         self.runtime.process.listeners[self.view] = self._on_event
-        self.runtime.process.request("open", view=self.view, **self._open_fields)
+        opened = self.runtime.process.request("open", view=self.view, **self._open_fields)
+        self.profile = opened["profile"]
+        self._open_fields.update(profile=self.profile, fresh=False)  # a new view: the same
 
     def _load(self, url: str) -> None:
         self.runtime.process.request("load", view=self.view, url=url)
@@ -279,7 +281,9 @@ class WebKitApp(NativeApp):
         self.runtime.process.listeners.pop(old, None)
         self.view = f"v{secrets.token_hex(6)}"
         self.runtime.process.listeners[self.view] = self._on_event
-        self.runtime.process.request("open", view=self.view, **self._open_fields)
+        opened = self.runtime.process.request("open", view=self.view, **self._open_fields)
+        self.profile = opened["profile"]
+        self._open_fields.update(profile=self.profile, fresh=False)  # a new view: the same
         self.timeline.add("load", self.url)
         self._navigate(self.url)
 

@@ -34,6 +34,11 @@ gi.require_version("Gtk", "3.0")
 gi.require_version("WebKit2", "4.1")
 from gi.repository import GLib, Gtk, WebKit2  # noqa: E402
 
+# the pooled web context of new apps, one per back-forward cache setting
+_POOL_KEY = "pool-{}"
+# profiles kept in memory only (a pooled context, or a new app's own when the pool is busy)
+_MEMORY_ONLY = ("pool-", "own-")
+
 # a view's load cancelled by the web process itself is asked again this many times
 _LOAD_RETRIES = 3
 
@@ -49,6 +54,7 @@ class Driver:
     def __init__(self) -> None:
         self.views: dict[str, dict[str, Any]] = {}
         self.contexts: dict[str | None, Any] = {}
+        self.busy: set[str | None] = set()  # contexts a view uses (until forgotten)
         self._out = threading.Lock()
 
     def emit(self, message: dict[str, Any]) -> None:
@@ -80,7 +86,7 @@ class Driver:
         # a relaunch on the same profile finds what the last view stored.
         if profile is not None and profile in self.contexts:
             return self.contexts[profile]
-        if profile is None:
+        if profile is None or profile.startswith(_MEMORY_ONLY):
             manager = WebKit2.WebsiteDataManager.new_ephemeral()
         else:
             manager = WebKit2.WebsiteDataManager(
@@ -95,7 +101,35 @@ class Driver:
         return context
 
     def cmd_open(self, cid: Any, c: dict[str, Any]) -> None:
+        if not c.get("fresh"):
+            self._open(cid, c)
+            return
+        # A new app, empty storage: the worker's pooled web context when no view uses
+        # it (its network process is already up), emptied first; else one of its own.
+        key = _POOL_KEY.format(bool(c.get("page_cache")))
+        pooled = self.contexts.get(key)
+        if pooled is None or key in self.busy:
+            if pooled is not None:
+                key = f"own-{c['view']}"
+            self.contexts[key] = self._context(None, c.get("page_cache"))
+            self._open(cid, {**c, "profile": key})
+            return
+        every = WebKit2.WebsiteDataTypes.ALL
+
+        def emptied(manager: Any, result: Any) -> None:
+            try:
+                manager.clear_finish(result)
+            except GLib.Error as exc:
+                self.reply(cid, error=f"emptying the pooled storage failed: {exc.message}")
+                return
+            self._open(cid, {**c, "profile": key})
+
+        pooled.get_website_data_manager().clear(every, 0, None, emptied)
+
+    def _open(self, cid: Any, c: dict[str, Any]) -> None:
         vid = c["view"]
+        if c.get("profile") in self.contexts:
+            self.busy.add(c["profile"])
         manager = WebKit2.UserContentManager()
         for handler in c.get("handlers", []):
             self._register(vid, manager, handler["name"], handler.get("world"))
@@ -139,7 +173,7 @@ class Driver:
         view.connect("load-changed", self._on_load_changed, vid)
         view.connect("load-failed", self._on_load_failed, vid)
         view.connect("web-process-terminated", self._on_terminated, vid)
-        self.reply(cid)
+        self.reply(cid, profile=c.get("profile"))
 
     def _register(self, vid: str, manager: Any, name: str, world: str | None) -> None:
         if world:
@@ -293,8 +327,14 @@ class Driver:
             self.reply(cid, error="view closed")
 
     def cmd_forget(self, cid: Any, c: dict[str, Any]) -> None:
-        """Drop a profile's web context (its processes end once no view uses it)."""
-        self.contexts.pop(c.get("profile"), None)
+        """Drop a profile's web context (its processes end once no view uses it).
+
+        A pooled context stays, free for the next new app.
+        """
+        profile = c.get("profile")
+        self.busy.discard(profile)
+        if not str(profile).startswith("pool-"):
+            self.contexts.pop(profile, None)
         self.reply(cid)
 
     def cmd_quit(self, cid: Any, _c: dict[str, Any]) -> None:
