@@ -4,7 +4,9 @@ Ordering: pytest-playwright's sync API keeps an asyncio event loop running in th
 main thread from the first browser test to the end of the session, and any later
 ``asyncio.run`` then fails. Browser tests therefore run last; their relative
 order is kept. Under pytest-xdist each worker keeps that order (the scheduler
-hands a worker its items in collection order).
+hands a worker its items in collection order). Tests that only run subprocesses
+(the harness through ``pytester``, the wheel in a fresh venv) start no loop here
+and are the longest: they run first, so the run does not end on one of them.
 
 Grouping (``make test`` runs ``-n auto --dist loadgroup``): a test marked
 ``defaults`` runs a command on its default ports (the emulator on 8000, the
@@ -35,16 +37,21 @@ ROOT = Path(__file__).resolve().parents[1]
 DEFAULTS_GROUP = "defaults"
 
 
-def _uses_browser(item: pytest.Item) -> bool:
+def _order(item: pytest.Item) -> int:
+    """0: only subprocesses (the harness or the wheel run as a user runs them), 1: the
+    rest without a browser, 2: a browser in this process (see the module docstring)."""
     fixtures = getattr(item, "fixturenames", ())
-    return item.get_closest_marker("browser") is not None or "playwright" in fixtures
+    in_process = "playwright" in fixtures or "native_app" in fixtures
+    if not in_process and ("pytester" in fixtures or item.get_closest_marker("wheel")):
+        return 0
+    return 2 if item.get_closest_marker("browser") is not None or in_process else 1
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
         if item.get_closest_marker("defaults") is not None:
             item.add_marker(pytest.mark.xdist_group(DEFAULTS_GROUP))
-    items.sort(key=_uses_browser)
+    items.sort(key=_order)
 
 
 def _end_collection_skew() -> None:

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from test_harness_diagnosis import DROPS_CONFLICT
+from test_harness_diagnosis import SSO_IN_URL
 
 from gcbridge.bridge import script
 from gcbridge.browser import find_chromium
@@ -137,7 +137,8 @@ def test_ci_recipe_runs_from_a_clean_directory(tmp_path: Path, gc_wheel: Path, r
 
     if recipe == "github":
         # The installed command tells a broken bridge apart, and a missing file is a usage error.
-        (work / "broken.js").write_text(DROPS_CONFLICT, encoding="utf-8")
+        # (a bridge caught at once: ssoData put in the page URL, no wait runs out)
+        (work / "broken.js").write_text(SSO_IN_URL, encoding="utf-8")
         env["PYTEST_ADDOPTS"] = ""
         broken = subprocess.run(
             [
@@ -147,7 +148,7 @@ def test_ci_recipe_runs_from_a_clean_directory(tmp_path: Path, gc_wheel: Path, r
                 "--bridge",
                 "broken.js",
                 "-k",
-                "conflict and document-start",
+                "login_on_ready and document-start",
             ],
             cwd=work,
             env=env,
@@ -156,8 +157,7 @@ def test_ci_recipe_runs_from_a_clean_directory(tmp_path: Path, gc_wheel: Path, r
             timeout=600,
         )
         assert broken.returncode == 1, broken.stdout + broken.stderr
-        assert "the widget sent gc-sso-conflict at" in broken.stdout
-        assert "your bridge did not forward it" in broken.stdout
+        assert "ssoData appeared in the page URL" in broken.stdout
         missing = subprocess.run(
             ["gcbridge", "harness", "run", "--bridge", "nosuch.js"],
             cwd=work,

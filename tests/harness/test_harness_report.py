@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from test_harness_diagnosis import DROPS_CONFLICT
+from test_harness_scenarios import MUTANT_WAIT
 
 pytest_plugins = ["pytester"]
 
@@ -97,6 +98,7 @@ def test_report_shows_matrix_timelines_and_failure_artifacts(pytester: pytest.Py
         "no:cacheprovider",
         "-n",
         "2",
+        *MUTANT_WAIT,
         timeout=300,
     )
 

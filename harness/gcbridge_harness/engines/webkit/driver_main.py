@@ -34,8 +34,8 @@ gi.require_version("Gtk", "3.0")
 gi.require_version("WebKit2", "4.1")
 from gi.repository import GLib, Gtk, WebKit2  # noqa: E402
 
-# the pooled web context of new apps, one per back-forward cache setting
-_POOL_KEY = "pool-{}"
+# the pooled web context of new apps
+_POOL_KEY = "pool-0"
 # profiles kept in memory only (a pooled context, or a new app's own when the pool is busy)
 _MEMORY_ONLY = ("pool-", "own-")
 
@@ -106,10 +106,12 @@ class Driver:
             return
         # A new app, empty storage: the worker's pooled web context when no view uses
         # it (its network process is already up), emptied first; else one of its own.
-        key = _POOL_KEY.format(bool(c.get("page_cache")))
+        # (Not for the back-forward cache scenarios: a shared context's page cache is
+        # shared too, and under load WebKit kept their pages out of it.)
+        key = _POOL_KEY
         pooled = self.contexts.get(key)
-        if pooled is None or key in self.busy:
-            if pooled is not None:
+        if pooled is None or key in self.busy or c.get("page_cache"):
+            if pooled is not None or c.get("page_cache"):
                 key = f"own-{c['view']}"
             self.contexts[key] = self._context(None, c.get("page_cache"))
             self._open(cid, {**c, "profile": key})

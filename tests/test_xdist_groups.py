@@ -1,0 +1,40 @@
+"""``make test`` runs ``-n auto --dist loadgroup``: every ``xdist_group`` on one worker.
+
+The tests on default ports (``defaults``) and the wheel installs (``wheel``) rely
+on it. pytest 9.2 with pytest-xdist 3.8 split every group silently (pytest keeps a
+node's id where xdist cannot tag it with its group); this is the check that a
+version bump does not do that again.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+pytest_plugins = ["pytester"]
+
+
+def test_each_group_runs_on_one_worker(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(
+        test_grouped="""
+        import pytest
+
+        @pytest.mark.xdist_group("fixed-port")
+        @pytest.mark.parametrize("i", range(6))
+        def test_grouped(i):
+            pass
+
+        @pytest.mark.parametrize("i", range(6))
+        def test_free(i):
+            pass
+        """
+    )
+    result = pytester.runpytest_subprocess(
+        "-n", "3", "--dist", "loadgroup", "-v", "-p", "no:cacheprovider"
+    )
+    result.assert_outcomes(passed=12)
+    workers = {
+        line.split("]")[0].strip("[")
+        for line in result.outlines
+        if "PASSED" in line and "test_grouped[" in line
+    }
+    assert len(workers) == 1, result.stdout.str()
