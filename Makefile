@@ -11,7 +11,8 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 # one part of the suite: make test PYTEST_ARGS="tests/webhooks -k receiver"
 PYTEST_ARGS ?=
-# the suite runs on every core (pytest-xdist); tests on fixed ports share one worker
+# the suite under pytest-xdist: -n auto is a worker per core and one more (tests/conftest.py);
+# tests on fixed ports share one worker (--dist loadgroup)
 PYTEST_XDIST ?= -n auto --dist loadgroup
 
 .PHONY: setup system-deps venv demo test test-clock-skew lint bench bench-publish clean kits-check conformance docs

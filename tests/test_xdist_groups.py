@@ -8,6 +8,8 @@ version bump does not do that again.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 pytest_plugins = ["pytester"]
@@ -38,3 +40,43 @@ def test_each_group_runs_on_one_worker(pytester: pytest.Pytester) -> None:
         if "PASSED" in line and "test_grouped[" in line
     }
     assert len(workers) == 1, result.stdout.str()
+
+
+def test_the_suites_own_groups_reach_xdist(pytester: pytest.Pytester) -> None:
+    # tests/conftest.py adds the groups at collection (default ports, fixtures built
+    # once): its hook must run before xdist's worker tags the ids, or they are split.
+    pytester.makeconftest((Path(__file__).parent / "conftest.py").read_text(encoding="utf-8"))
+    pytester.makeini("[pytest]\nmarkers =\n    defaults: default ports\n    wheel: wheel\n")
+    pytester.makepyfile(
+        test_ports="""
+        import pytest
+
+        @pytest.fixture(scope="module")
+        def site():
+            return "built"
+
+        @pytest.mark.defaults
+        @pytest.mark.parametrize("i", range(4))
+        def test_on_port_8000(i):
+            pass
+
+        @pytest.mark.parametrize("i", range(4))
+        def test_of_the_site(i, site):
+            pass
+
+        @pytest.mark.parametrize("i", range(4))
+        def test_free(i):
+            pass
+        """
+    )
+    result = pytester.runpytest_subprocess(
+        "-n", "3", "--dist", "loadgroup", "-v", "-p", "no:cacheprovider"
+    )
+    result.assert_outcomes(passed=12)
+    for name in ("test_on_port_8000[", "test_of_the_site["):
+        workers = {
+            line.split("]")[0].strip("[")
+            for line in result.outlines
+            if "PASSED" in line and name in line
+        }
+        assert len(workers) == 1, result.stdout.str()
