@@ -13,7 +13,9 @@ Grouping (``make test`` runs ``-n auto --dist loadgroup``): a test marked
 listener on 9000, the demo on 8470) or default paths in the repository root; two
 of those at once would fight over the port, so they all run on one worker. The
 tests of a module fixture that takes seconds (``BUILT_ONCE``) share one too. The
-groups are added here, before xdist reads them (tests/test_xdist_groups.py).
+groups are added here, before xdist reads them; xdist runs them before the single
+tests, so none may hold a test with a browser in this process (refused at
+collection; tests/test_xdist_groups.py).
 
 Clock skew (``make test-clock-skew``): with ``GC_CLOCK_SKEW_FILE`` set, the run has
 .ci/clock_skew.c preloaded, which reads the wall clock's offset in seconds from
@@ -64,7 +66,22 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         built = next((name for name in BUILT_ONCE if name in fixtures), None)
         if built is not None and item.get_closest_marker("xdist_group") is None:
             item.add_marker(pytest.mark.xdist_group(f"built-once-{built}"))
+    # xdist's loadgroup sends every group before the single tests (largest first), so a
+    # browser in a group would start before the worker's tests without one.
+    for item in items:
+        if _group(item) is not None and _order(item) == 2:
+            raise pytest.UsageError(
+                f"{item.nodeid}: a test with a browser in this process is in xdist group "
+                f"{_group(item)!r}; groups run first under --dist loadgroup (tests/conftest.py)"
+            )
     items.sort(key=_order)
+
+
+def _group(item: pytest.Item) -> str | None:
+    mark = item.get_closest_marker("xdist_group")
+    if mark is None:
+        return None
+    return str(mark.args[0] if mark.args else mark.kwargs.get("name", "default"))
 
 
 def _end_collection_skew() -> None:

@@ -80,3 +80,32 @@ def test_the_suites_own_groups_reach_xdist(pytester: pytest.Pytester) -> None:
             if "PASSED" in line and name in line
         }
         assert len(workers) == 1, result.stdout.str()
+
+
+def test_a_browser_test_in_a_group_is_refused(pytester: pytest.Pytester) -> None:
+    # pytest-playwright leaves an event loop running from the first browser test on, so
+    # browser tests run last; loadgroup sends groups first, so none may hold one.
+    pytester.makeconftest((Path(__file__).parent / "conftest.py").read_text(encoding="utf-8"))
+    pytester.makeini(
+        "[pytest]\nmarkers =\n    defaults: default ports\n    wheel: wheel\n    browser: browser\n"
+    )
+    pytester.makepyfile(
+        test_mixed="""
+        import pytest
+
+        @pytest.mark.defaults
+        def test_defaults_plain():
+            pass
+
+        @pytest.mark.defaults
+        @pytest.mark.browser
+        def test_defaults_in_a_browser():
+            pass
+        """
+    )
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    assert (
+        "test_defaults_in_a_browser: a test with a browser in this process is in xdist group"
+        in (result.stderr.str())
+    ), result.stderr.str()

@@ -19,6 +19,7 @@ from typing import Any
 
 import httpx
 
+from gcbridge.aio import run_sync
 from gcbridge.errors import GcBridgeError
 
 __all__ = ["Answer", "HttpProblem", "bounded_request", "MAX_ANSWER_BYTES"]
@@ -109,7 +110,7 @@ def bounded_request(
         **kw,
     )
     try:
-        return asyncio.run(asyncio.wait_for(coro, deadline))
+        return run_sync(asyncio.wait_for(coro, deadline))
     except TimeoutError:
         raise HttpProblem(
             f"{method} {url}: no complete answer within {deadline:g}s", reason="timeout"

@@ -32,16 +32,15 @@ install it.
 
 from __future__ import annotations
 
-import asyncio
-import concurrent.futures
 import json
 import time
 import uuid
 import warnings
-from collections.abc import Coroutine, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
-from typing import Any, TypeVar
+from typing import Any
 
+from gcbridge.aio import run_sync
 from gcbridge.clock import SYSTEM_CLOCK, Clock
 from gcbridge.errors import GcBridgeError
 from gcbridge.webhooks.events import WebhookEvent
@@ -67,7 +66,6 @@ __all__ = [
 SAMPLE_WEBSITE_ID = "5f1c0ffee0ddba11c0ffee00"
 """The website id of sample events (the documented example site)."""
 
-_T = TypeVar("_T")
 _SETTINGS = ("secret", "path", "tolerance", "clock", "as_service")
 
 
@@ -189,17 +187,6 @@ def signed_headers(
     }
 
 
-def _run(coro: Coroutine[Any, Any, _T]) -> _T:
-    # Sync tests call post(); if an event loop already runs in this thread (an
-    # async test, or a plugin keeping one), send from a thread of our own.
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return asyncio.run(coro)
-    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(asyncio.run, coro).result()
-
-
 class WebhookPoster:
     """Posts signed deliveries to an ASGI app or a base URL; returns the ``httpx.Response``."""
 
@@ -269,7 +256,7 @@ class WebhookPoster:
         ``event_timestamp_ms``: the sample body's ``timestamp``. ``as_service``: a
         handler's exception comes back as the service's 500 (default: the poster's).
         """
-        return _run(
+        return run_sync(
             self.apost(
                 event,
                 duplicate=duplicate,
