@@ -15,6 +15,17 @@ import pytest
 pytest_plugins = ["pytester"]
 
 
+@pytest.fixture(autouse=True)
+def _only_xdist(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The runs below load xdist alone: the installed plugins (Playwright, the harness)
+    # would triple their start-up.
+    monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
+
+
+def _run(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
+    return pytester.runpytest_subprocess("-p", "xdist", *args)
+
+
 def test_each_group_runs_on_one_worker(pytester: pytest.Pytester) -> None:
     pytester.makepyfile(
         test_grouped="""
@@ -30,9 +41,7 @@ def test_each_group_runs_on_one_worker(pytester: pytest.Pytester) -> None:
             pass
         """
     )
-    result = pytester.runpytest_subprocess(
-        "-n", "3", "--dist", "loadgroup", "-v", "-p", "no:cacheprovider"
-    )
+    result = _run(pytester, "-n", "3", "--dist", "loadgroup", "-v", "-p", "no:cacheprovider")
     result.assert_outcomes(passed=12)
     workers = {
         line.split("]")[0].strip("[")
@@ -69,9 +78,7 @@ def test_the_suites_own_groups_reach_xdist(pytester: pytest.Pytester) -> None:
             pass
         """
     )
-    result = pytester.runpytest_subprocess(
-        "-n", "3", "--dist", "loadgroup", "-v", "-p", "no:cacheprovider"
-    )
+    result = _run(pytester, "-n", "3", "--dist", "loadgroup", "-v", "-p", "no:cacheprovider")
     result.assert_outcomes(passed=12)
     for name in ("test_on_port_8000[", "test_of_the_site["):
         workers = {
@@ -103,7 +110,7 @@ def test_a_browser_test_in_a_group_is_refused(pytester: pytest.Pytester) -> None
             pass
         """
     )
-    result = pytester.runpytest_subprocess("-p", "no:cacheprovider")
+    result = _run(pytester, "-p", "no:cacheprovider")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     assert (
         "test_defaults_in_a_browser: a test with a browser in this process is in xdist group"
