@@ -147,8 +147,10 @@ def run_flow(
     # the data dir (and so the thread) survives relaunches: this run's comment is the one
     # with the text that was not there before, and the checks below follow its id
     before = {c.get("id") for c in driver.call(comments_api)}
+    # Recorded as it starts: the page submits inside the call, and the webhook it causes
+    # can be verified (and recorded, on another thread) before the call returns here.
+    timeline.record("comment.posting", f"comment typed and posted in the widget: {comment_text!r}")
     how = driver.call(lambda: app.host.evaluate_js(POST_COMMENT_JS % json.dumps(comment_text)))
-    timeline.record("comment.posted", f"comment typed and posted in the widget: {comment_text!r}")
 
     def posted() -> dict[str, Any] | None:
         listed = comments_api()
