@@ -26,6 +26,15 @@ def _run(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
     return pytester.runpytest_subprocess("-p", "xdist", *args)
 
 
+def _workers(result: pytest.RunResult, name: str) -> set[str]:
+    """The workers (``gw0``...) that ran the tests whose id holds ``name`` (``-v`` output)."""
+    return {
+        line.split("]")[0].strip("[")
+        for line in result.outlines
+        if "PASSED" in line and name in line
+    }
+
+
 def test_each_group_runs_on_one_worker(pytester: pytest.Pytester) -> None:
     pytester.makepyfile(
         test_grouped="""
@@ -43,12 +52,7 @@ def test_each_group_runs_on_one_worker(pytester: pytest.Pytester) -> None:
     )
     result = _run(pytester, "-n", "3", "--dist", "loadgroup", "-v", "-p", "no:cacheprovider")
     result.assert_outcomes(passed=12)
-    workers = {
-        line.split("]")[0].strip("[")
-        for line in result.outlines
-        if "PASSED" in line and "test_grouped[" in line
-    }
-    assert len(workers) == 1, result.stdout.str()
+    assert len(_workers(result, "test_grouped[")) == 1, result.stdout.str()
 
 
 def test_the_suites_own_groups_reach_xdist(pytester: pytest.Pytester) -> None:
@@ -81,12 +85,7 @@ def test_the_suites_own_groups_reach_xdist(pytester: pytest.Pytester) -> None:
     result = _run(pytester, "-n", "3", "--dist", "loadgroup", "-v", "-p", "no:cacheprovider")
     result.assert_outcomes(passed=12)
     for name in ("test_on_port_8000[", "test_of_the_site["):
-        workers = {
-            line.split("]")[0].strip("[")
-            for line in result.outlines
-            if "PASSED" in line and name in line
-        }
-        assert len(workers) == 1, result.stdout.str()
+        assert len(_workers(result, name)) == 1, result.stdout.str()
 
 
 def test_a_browser_test_in_a_group_is_refused(pytester: pytest.Pytester) -> None:
