@@ -9,6 +9,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -147,11 +148,13 @@ def test_exec_usage_errors_are_one_line_with_a_reason(
     assert f"[{reason}]" in result.stderr
 
 
-def test_ctrl_c_stops_the_command_and_the_emulator(tmp_path: Path) -> None:
+def _exec_started(tmp_path: Path, on_signal: str, **popen: Any) -> subprocess.Popen[str]:
+    """``emulator exec`` running a command that handles a signal (``on_signal``, a line of
+    Python), returned once the command has started under the emulator."""
     marker = tmp_path / "started"
     script = (
         "import pathlib, signal, sys, time\n"
-        "signal.signal(signal.SIGINT, lambda *a: sys.exit(0))\n"
+        f"{on_signal}\n"
         "pathlib.Path(sys.argv[1]).write_text('x'); time.sleep(600)"
     )
     proc = subprocess.Popen(
@@ -162,14 +165,29 @@ def test_ctrl_c_stops_the_command_and_the_emulator(tmp_path: Path) -> None:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        **popen,
+    )
+    deadline = time.monotonic() + 60
+    while not marker.exists():
+        if proc.poll() is not None or time.monotonic() > deadline:
+            if proc.poll() is None:
+                if popen.get("start_new_session"):
+                    os.killpg(proc.pid, signal.SIGKILL)
+                else:
+                    proc.kill()
+            _, err = proc.communicate()
+            raise AssertionError(f"the command did not start under the emulator: {err}")
+        time.sleep(0.05)
+    return proc
+
+
+def test_ctrl_c_stops_the_command_and_the_emulator(tmp_path: Path) -> None:
+    proc = _exec_started(
+        tmp_path,
+        "signal.signal(signal.SIGINT, lambda *a: sys.exit(0))",
         start_new_session=True,
     )
     try:
-        deadline = time.monotonic() + 60
-        while not marker.exists():
-            assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
-            assert time.monotonic() < deadline
-            time.sleep(0.05)
         os.killpg(proc.pid, signal.SIGINT)  # what a terminal's Ctrl-C does
         _, err = proc.communicate(timeout=60)
     finally:
@@ -181,27 +199,8 @@ def test_ctrl_c_stops_the_command_and_the_emulator(tmp_path: Path) -> None:
 
 
 def test_sigterm_is_passed_on_to_the_command(tmp_path: Path) -> None:
-    marker = tmp_path / "started"
-    script = (
-        "import pathlib, signal, sys, time\n"
-        "signal.signal(signal.SIGTERM, lambda *a: sys.exit(9))\n"
-        "pathlib.Path(sys.argv[1]).write_text('x'); time.sleep(600)"
-    )
-    proc = subprocess.Popen(
-        gcbridge(
-            "emulator", "exec", "--ephemeral", "--", sys.executable, "-c", script, str(marker)
-        ),
-        env=base_env(),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    proc = _exec_started(tmp_path, "signal.signal(signal.SIGTERM, lambda *a: sys.exit(9))")
     try:
-        deadline = time.monotonic() + 60
-        while not marker.exists():
-            assert proc.poll() is None
-            assert time.monotonic() < deadline
-            time.sleep(0.05)
         proc.send_signal(signal.SIGTERM)
         _, err = proc.communicate(timeout=60)
     finally:

@@ -117,25 +117,19 @@ def test_listen_answers_deliveries_in_the_scripted_order(
     assert lines[5].startswith("VERIFIED")
 
 
-def test_listen_refuses_bad_steps_before_listening() -> None:
-    result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "gcbridge",
-            "webhooks",
-            "listen",
-            "--port",
-            "0",
-            "--secret",
-            "s",
-            "--respond",
-            "500,700",
-        ],
+def _listen_refused(*options: str) -> subprocess.CompletedProcess[str]:
+    """``webhooks listen --port 0 --secret s OPTIONS``, expected to stop before listening."""
+    return subprocess.run(
+        [sys.executable, "-m", "gcbridge", "webhooks", "listen", "--port", "0", "--secret", "s"]
+        + list(options),
         capture_output=True,
         text=True,
         timeout=60,
     )
+
+
+def test_listen_refuses_bad_steps_before_listening() -> None:
+    result = _listen_refused("--respond", "500,700")
     assert result.returncode == 1
     assert "[bad_respond_steps]" in result.stderr
     assert "listening" not in result.stdout
@@ -147,23 +141,6 @@ def test_listen_refuses_an_emulator_that_does_not_answer() -> None:
     sock = bind_socket()  # a port that accepts nothing (listen backlog, never served)
     port = sock.getsockname()[1]
     sock.close()
-    result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "gcbridge",
-            "webhooks",
-            "listen",
-            "--port",
-            "0",
-            "--secret",
-            "s",
-            "--emulator",
-            f"http://127.0.0.1:{port}",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    result = _listen_refused("--emulator", f"http://127.0.0.1:{port}")
     assert result.returncode == 1
     assert "[emulator_clock_unavailable]" in result.stderr
