@@ -35,9 +35,9 @@ gi.require_version("WebKit2", "4.1")
 from gi.repository import GLib, Gtk, WebKit2  # noqa: E402
 
 # the pooled web context of new apps
-_POOL_KEY = "pool-0"
+_POOL_KEY = "pool"
 # profiles kept in memory only (a pooled context, or a new app's own when the pool is busy)
-_MEMORY_ONLY = ("pool-", "own-")
+_MEMORY_ONLY = (_POOL_KEY, "own-")
 
 # a view's load cancelled by the web process itself is asked again this many times
 _LOAD_RETRIES = 3
@@ -108,8 +108,7 @@ class Driver:
         # it (its network process is already up), emptied first; else one of its own.
         # (Not for the back-forward cache scenarios: a shared context's page cache is
         # shared too, and under load WebKit kept their pages out of it.)
-        key = _POOL_KEY
-        pooled = self.contexts.get(key)
+        key, pooled = _POOL_KEY, self.contexts.get(_POOL_KEY)
         if pooled is None or key in self.busy or c.get("page_cache"):
             if pooled is not None or c.get("page_cache"):
                 key = f"own-{c['view']}"
@@ -335,7 +334,7 @@ class Driver:
         """
         profile = c.get("profile")
         self.busy.discard(profile)
-        if not str(profile).startswith("pool-"):
+        if profile != _POOL_KEY:
             self.contexts.pop(profile, None)
         self.reply(cid)
 
