@@ -9,8 +9,15 @@ refuses.
 from __future__ import annotations
 
 import asyncio
+import gc
+import signal
+import sys
+import warnings
+from asyncio import selector_events
+from typing import Any
 
 import httpx
+import pytest
 
 from gcbridge.aio import run_sync
 from gcbridge.cli.bounded_http import bounded_request
@@ -40,3 +47,31 @@ def test_bounded_request_inside_a_running_loop() -> None:
         return answer.status
 
     assert asyncio.run(caller()) == 200
+
+
+def _interrupted_while_building(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C arrives while the event loop is half-built (before its self-pipe exists)."""
+    make_pipe = selector_events.BaseSelectorEventLoop._make_self_pipe
+
+    def interrupted(loop: Any) -> None:
+        signal.raise_signal(signal.SIGINT)
+        make_pipe(loop)
+
+    monkeypatch.setattr(selector_events.BaseSelectorEventLoop, "_make_self_pipe", interrupted)
+
+
+def test_ctrl_c_while_the_loop_is_built_is_one_clean_interrupt(monkeypatch) -> None:
+    # `webhooks calls --follow` stopped by Ctrl-C between two polls printed
+    # "Exception ignored ... no attribute '_ssock'" and "coroutine ... was never awaited".
+    _interrupted_while_building(monkeypatch)
+    unraisable: list[Any] = []
+    monkeypatch.setattr(sys, "unraisablehook", unraisable.append)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with pytest.raises(KeyboardInterrupt):
+            run_sync(_answer())
+        gc.collect()
+    assert unraisable == []
+    assert [str(w.message) for w in caught] == []
+    monkeypatch.undo()
+    assert run_sync(_answer()) == 42  # signals are not left blocked
