@@ -136,3 +136,36 @@ def test_sso_logout_on_a_page_without_a_session_is_harmless(native_app, customer
     assert app.requests_to("/api/pub/auth/logout") == []
     assert app.console == []
     app.finish()
+
+
+@chromium_only
+def test_a_comment_sent_as_a_new_login_replaces_the_session_is_kept(
+    native_app, customer_backend, service
+):
+    # The app injects ssoData again (gc-ready, then gc-loaded, a resume) while the user's
+    # comment is on its way: the new login revokes the token it was sent with. Before, the
+    # 401 lost the comment and signed the user out (a flaky scenario in WebKit showed it).
+    user = customer_backend.new_user("typist")
+    app = native_app(POINT, user=user)
+    app.widget.expect_signed_in(user.username)
+    app.settle()
+    held: list = []
+
+    def hold_the_first_post(route):
+        if route.request.method == "POST" and not held:
+            held.append(route)
+        else:
+            route.continue_()
+
+    app.page.route("**/api/pub/comments", hold_the_first_post)
+    app.widget.write_comment("Sent while the app logs in again")
+    app.wait_for(lambda: bool(held), "the comment's POST")
+    with app.page.expect_response(lambda r: r.url.endswith("/api/pub/auth/logout")) as revoked:
+        app.inject_login(customer_backend.fetch_sso_data(user))
+    assert revoked.value.ok  # the token the comment carries is revoked now
+    held[0].continue_()
+
+    app.widget.comment("Sent while the app logs in again").wait_for()
+    app.widget.expect_signed_in(user.username)
+    assert [c["content"] for c in service.comments(app.uid)] == ["Sent while the app logs in again"]
+    app.finish()

@@ -44,13 +44,30 @@ export function requireUser() {
   return false;
 }
 
-function afterAuthFailure(result) {
+// A write sent with a session that a new login replaced while it was on its way
+// (an app injects ssoData at gc-ready and again at gc-loaded; the replaced token is
+// revoked) is sent again, once, with the session now shown: the user's words are not
+// lost, nor is the new session ended for the old one's 401.
+function asSignedIn(send) {
+  var token = state.token;
+  return send(token).then(function (result) {
+    if (result.status === 401 && state.token && state.token !== token) {
+      var current = state.token;
+      return send(current).then(function (again) { return { result: again, token: current }; });
+    }
+    return { result: result, token: token };
+  });
+}
+
+function afterAuthFailure(sent) {
   // An expired session signs the user out; it is not a gc-sso-auth path (spec 6.2).
-  if (result.status === 401) {
+  // (Only the session that failed: a newer one is the user's now.)
+  if (sent.result.status === 401) {
+    if (sent.token !== state.token) { return Promise.resolve(); }
     showNotice('Your session has ended; sign in again.');
     return clearSession();
   }
-  showNotice('That did not work (' + reasonOf(result) + ').');
+  showNotice('That did not work (' + reasonOf(sent.result) + ').');
   return Promise.resolve();
 }
 
@@ -61,7 +78,10 @@ export function postComment(content, parentId) {
     page_title: config.pageTitle, content: content
   };
   if (parentId) { body.parent_id = parentId; }
-  return api('POST', '/api/pub/comments', body, state.token).then(function (result) {
+  return asSignedIn(function (token) {
+    return api('POST', '/api/pub/comments', body, token);
+  }).then(function (sent) {
+    var result = sent.result;
     if (result.status === 201 && result.data) {
       upsertComment(result.data);
       state.replyTo = null;
@@ -69,32 +89,34 @@ export function postComment(content, parentId) {
       render();
       return true;
     }
-    return afterAuthFailure(result).then(function () { return false; });
+    return afterAuthFailure(sent).then(function () { return false; });
   });
 }
 
 export function editComment(id, content) {
-  return api('PATCH', '/api/pub/comments/' + encodeURIComponent(id), { content: content }, state.token)
-    .then(function (result) {
-      if (result.status === 200 && result.data) {
-        upsertComment(result.data);
-        state.editing = null;
-        render();
-      } else {
-        return afterAuthFailure(result);
-      }
-    });
+  return asSignedIn(function (token) {
+    return api('PATCH', '/api/pub/comments/' + encodeURIComponent(id), { content: content }, token);
+  }).then(function (sent) {
+    if (sent.result.status === 200 && sent.result.data) {
+      upsertComment(sent.result.data);
+      state.editing = null;
+      render();
+    } else {
+      return afterAuthFailure(sent);
+    }
+  });
 }
 
 export function deleteComment(id) {
-  return api('DELETE', '/api/pub/comments/' + encodeURIComponent(id), undefined, state.token)
-    .then(function (result) {
-      if (result.status === 200 && result.data) {
-        upsertComment(result.data);
-        state.confirmDelete = null;
-        render();
-      } else {
-        return afterAuthFailure(result);
-      }
-    });
+  return asSignedIn(function (token) {
+    return api('DELETE', '/api/pub/comments/' + encodeURIComponent(id), undefined, token);
+  }).then(function (sent) {
+    if (sent.result.status === 200 && sent.result.data) {
+      upsertComment(sent.result.data);
+      state.confirmDelete = null;
+      render();
+    } else {
+      return afterAuthFailure(sent);
+    }
+  });
 }
