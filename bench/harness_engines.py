@@ -50,7 +50,7 @@ def main() -> None:
             browser = pw.chromium.launch(executable_path=find_chromium(None), headless=True)
             runtimes: dict[str, tuple[Any, Any]] = {
                 "chromium": (ChromiumApp, browser),
-                "webkit": (WebKitApp, WebKitRuntime(webkit, Path(tmp))),
+                "webkit": (WebKitApp, WebKitRuntime(webkit)),
             }
             try:
                 for round_ in range(args.rounds + 1):
