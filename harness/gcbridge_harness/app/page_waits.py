@@ -58,6 +58,10 @@ class PageWaits:
         """Let the page and the app run for ``seconds``."""
         raise NotImplementedError
 
+    def _pump_for_wait(self, seconds: float) -> None:
+        """Like :meth:`_pump`, for a wait: an engine may return early when something arrived."""
+        self._pump(seconds)
+
     def _inflight(self) -> int:
         raise NotImplementedError
 
@@ -71,7 +75,7 @@ class PageWaits:
                 raise AssertionError(
                     f"timed out waiting for {what}\ntimeline:\n{self.timeline.format()}"
                 )
-            self._pump(0.02)
+            self._pump_for_wait(0.02)
 
     def wait_for_function(self, expression: str, *, timeout: float | None = None) -> None:
         """Wait until the page's ``expression`` is truthy."""

@@ -131,6 +131,10 @@ class ChromiumApp(NativeApp):
         """The widget page as a user sees it."""
         return WidgetView(self.page, timeout_ms=self.wait_seconds * 1000)
 
+    def _pump_for_wait(self, seconds: float) -> None:
+        # Playwright cannot end a wait early when a binding call arrives: look more often.
+        self._pump(min(seconds, 0.005))
+
     def _pump(self, seconds: float) -> None:
         page = self.page
         try:

@@ -248,6 +248,10 @@ class WebKitApp(NativeApp):
         self.runtime.process.pump(seconds)
         self._sync()
 
+    def _pump_for_wait(self, seconds: float) -> None:
+        self.runtime.process.pump(seconds, until_event=True)
+        self._sync()
+
     def _inflight(self) -> int:
         at_server = sum(1 for entry in self._sync() if not entry.done)
         return max(at_server, self._fetches)

@@ -89,8 +89,12 @@ class WebKitProcess:
             if listener is not None:
                 listener(item)
 
-    def pump(self, timeout: float = 0.02) -> None:
-        """Handle what arrived (events go to their view's listener), waiting up to ``timeout``."""
+    def pump(self, timeout: float = 0.02, *, until_event: bool = False) -> None:
+        """Handle what arrives (events go to their view's listener) for ``timeout`` seconds.
+
+        ``until_event``: return as soon as something was handled and nothing more is
+        queued (a wait re-checks its condition then, not at the end of the period).
+        """
         deadline = time.monotonic() + timeout
         while True:
             try:
@@ -98,7 +102,7 @@ class WebKitProcess:
             except queue.Empty:
                 return
             self._dispatch(item)
-            if self._incoming.empty() and time.monotonic() >= deadline:
+            if self._incoming.empty() and (until_event or time.monotonic() >= deadline):
                 return
 
     def request(self, cmd: str, *, timeout: float = 30.0, **fields: Any) -> dict[str, Any]:

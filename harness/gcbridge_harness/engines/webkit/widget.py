@@ -34,7 +34,7 @@ class DomWidgetView:
         while not self._eval(script, arg):
             if time.monotonic() > deadline:
                 raise AssertionError(f"the widget never showed {what}")
-            self.app._pump(0.03)
+            self.app._pump_for_wait(0.03)
 
     @property
     def session(self) -> str:
