@@ -3,7 +3,8 @@
 A busy web process sometimes cancels a view's load by itself ("Load request
 cancelled"); the driver asks again. When the cancel comes from a navigation the
 page or the app started meanwhile, that navigation's load is the one the command
-waits for: asking again for the first URL would take the view back to it.
+waits for: asking again for the first URL would take the view back to it. A load
+that then commits nothing is stopped and asked again.
 """
 
 from __future__ import annotations
@@ -23,10 +24,18 @@ pytestmark = [
 ]
 
 
+_RELEASE = threading.Event()  # set at the end of each test: a held request ends
+_HELD: list[str] = []
+
+
 class _Pages(http.server.BaseHTTPRequestHandler):
     def do_GET(self) -> None:  # noqa: N802 - the http.server name
         if self.path == "/slow":
             time.sleep(1.5)  # still loading when the app navigates away
+        if self.path == "/hang-once" and not _HELD:
+            _HELD.append(self.path)  # the first request never gets an answer
+            _RELEASE.wait(60)
+            return
         body = f"<title>{self.path}</title>".encode()
         self.send_response(200)
         self.send_header("Content-Type", "text/html")
@@ -43,7 +52,10 @@ def pages() -> Iterator[str]:
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Pages)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
+    _RELEASE.clear()
+    _HELD.clear()
     yield f"http://127.0.0.1:{server.server_address[1]}"
+    _RELEASE.set()
     server.shutdown()
     server.server_close()
 
@@ -71,6 +83,34 @@ def test_a_load_cancelled_by_a_navigation_ends_with_that_navigation(pages: str) 
         assert any(e.get("event") == "load-retry" for e in events), "the cancel was seen"
         started = [e for e in events if e.get("phase") == "started"]
         assert len(started) == 2, events  # /slow, then /other; /slow never again
+    finally:
+        process.close()
+
+
+def test_a_load_that_stalls_after_a_cancel_is_stopped_and_asked_again(pages: str) -> None:
+    # On a loaded machine WebKit sometimes cancels a load, starts it again and never
+    # commits it: the load command waited for ever ("no answer to load within 30 s").
+    from gcbridge_harness.engines.webkit.client import WebKitProcess
+
+    process = WebKitProcess()
+    try:
+        events: list[dict[str, Any]] = []
+
+        def on_event(event: dict[str, Any]) -> None:
+            events.append(event)
+            started = [e for e in events if e.get("phase") == "started"]
+            if event.get("phase") == "started" and len(started) == 1:
+                process.request("navigate", view="v1", url=pages + "/hang-once")
+
+        process.listeners["v1"] = on_event
+        process.request("open", view="v1")
+        process.request("load", view="v1", url=pages + "/slow", stall_seconds=1, timeout=20)
+
+        history = process.request("history", view="v1")["entries"]
+        assert [entry["url"] for entry in history] == [pages + "/hang-once"]
+        retries = [e.get("error") for e in events if e.get("event") == "load-retry"]
+        assert retries[-1] == "the load stalled", events
+        assert retries.count("the load stalled") == 1  # the second request was answered
     finally:
         process.close()
 

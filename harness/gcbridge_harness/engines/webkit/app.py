@@ -183,7 +183,10 @@ class WebKitApp(NativeApp):
             self._terminated()
         elif event.get("event") == "load-retry":
             error = event.get("error")
-            self.timeline.add("load cancelled", f"by the engine ({error}); asked again")
+            if error == "the load stalled":
+                self.timeline.add("load stalled", "nothing committed after the cancel; asked again")
+            else:
+                self.timeline.add("load cancelled", f"by the engine ({error}); asked again")
         elif event.get("event") != "message":
             return
         elif event["handler"] == BRIDGE_HANDLER:
