@@ -1,0 +1,129 @@
+"""The WebKit driver's loads: the ``load`` command, the load events, and recovering a
+load the engine cancelled (asked again) or left stalled (stopped and asked again).
+
+A mixin of :class:`gcbridge_harness.engines.webkit.driver_main.Driver`, which holds the
+views and writes the replies and events.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gi
+
+gi.require_version("Gtk", "3.0")
+gi.require_version("WebKit2", "4.1")
+from gi.repository import GLib, WebKit2  # noqa: E402
+
+# a view's load cancelled by the web process itself is asked again this many times
+_LOAD_RETRIES = 3
+# seconds a load may go without committing once the engine cancelled it, before it is
+# stopped and asked again (a busy machine's WebKit sometimes never finishes it)
+_STALL_SECONDS = 4.0
+
+
+class Loads:
+    """Loads of the driver's views; each view's entry keeps its pending ``load`` replies."""
+
+    views: dict[str, dict[str, Any]]
+
+    def emit(self, message: dict[str, Any]) -> None:
+        raise NotImplementedError
+
+    def reply(self, cid: Any, **fields: Any) -> None:
+        raise NotImplementedError
+
+    def cmd_load(self, cid: Any, c: dict[str, Any]) -> None:
+        entry = self.views[c["view"]]
+        entry["loads"].append(cid)
+        entry["load_url"], entry["load_retries"] = c["url"], 0
+        entry["stall_seconds"] = float(c.get("stall_seconds") or _STALL_SECONDS)
+        entry["view"].load_uri(c["url"])
+
+    def _on_load_changed(self, _view: Any, event: Any, vid: str) -> None:
+        # The platform's page-started / page-finished callbacks, for every document.
+        entry = self.views.get(vid)
+        if entry is not None and event == WebKit2.LoadEvent.COMMITTED:
+            # (a failed load, the cancelled one included, finishes without committing)
+            entry["progress"] = entry.get("progress", 0) + 1
+            entry["stopping"] = False
+        if event == WebKit2.LoadEvent.STARTED:
+            if entry is not None:
+                entry["retry_pending"] = False  # a load after the cancelled one began
+            self.emit({"event": "load", "view": vid, "phase": "started"})
+        elif event == WebKit2.LoadEvent.FINISHED:
+            if entry is not None and entry.get("retry_pending"):
+                return  # the end of the cancelled load; the one asked again follows
+            self.emit({"event": "load", "view": vid, "phase": "finished"})
+            self._finish_loads(vid)
+
+    def _on_load_failed(self, view: Any, _event: Any, url: str, error: Any, vid: str) -> bool:
+        entry = self.views.get(vid)
+        cancelled = error.matches(WebKit2.network_error_quark(), WebKit2.NetworkError.CANCELLED)
+        if cancelled and entry and entry.get("stopping"):
+            entry["stopping"] = False  # the stalled load this driver stopped itself
+            return True
+        tries = entry.get("load_retries", 0) if entry else 0
+        if cancelled and entry and entry["loads"] and tries < _LOAD_RETRIES:
+            # A busy machine's web process sometimes cancels the first load of a view
+            # ("Load request cancelled": a process swap, a view sharing its context
+            # starting up). Ask again, a little later each time, unless the page has
+            # moved on by itself. A FINISHED before the next STARTED is the cancelled load's.
+            entry["load_retries"], entry["retry_pending"] = tries + 1, True
+            self.emit({"event": "load-retry", "view": vid, "error": error.message})
+            GLib.timeout_add(50 * 2**tries, self._retry_load, vid, entry)
+            self._watch_stall(vid, entry)
+            return True
+        self._finish_loads(vid, error=f"load of {url} failed: {error.message}")
+        return False
+
+    def _retry_load(self, vid: str, entry: dict[str, Any]) -> bool:
+        if self.views.get(vid) is not entry or not entry["loads"]:
+            return False  # closed, or finished meanwhile
+        if not entry["retry_pending"] or entry["view"].is_loading():
+            entry["retry_pending"] = False  # the page navigated itself: that load is ours
+        else:
+            entry["view"].load_uri(entry["load_url"])
+        return False  # once
+
+    def _watch_stall(self, vid: str, entry: dict[str, Any]) -> None:
+        """After an engine cancel: a load that then commits nothing is stopped and asked again.
+
+        Seen on a loaded machine: the cancel, then a load that starts and never commits
+        (the command would wait for ever); stopping it and loading again recovers.
+        """
+        seen = entry.get("progress", 0)
+
+        def check() -> bool:
+            if self.views.get(vid) is not entry or not entry["loads"]:
+                return False
+            if entry.get("progress", 0) != seen:
+                return False  # it committed or finished: no stall
+            tries = entry.get("load_retries", 0)
+            if tries >= _LOAD_RETRIES:
+                self._finish_loads(vid, error="the load stalled after the engine cancelled it")
+                return False
+            view = entry["view"]
+            url = view.get_uri() or entry["load_url"]  # the page's own navigation, if any
+            entry["load_retries"], entry["retry_pending"] = tries + 1, True
+            entry["stopping"] = view.is_loading()
+            self.emit({"event": "load-retry", "view": vid, "error": "the load stalled"})
+            view.stop_loading()
+            view.load_uri(url)
+            self._watch_stall(vid, entry)
+            return False
+
+        GLib.timeout_add(int(entry.get("stall_seconds", _STALL_SECONDS) * 1000), check)
+
+    def _finish_loads(self, vid: str, **fields: Any) -> None:
+        entry = self.views.get(vid)
+        if entry is None:
+            return
+        loads, entry["loads"] = entry["loads"], []
+        for cid in loads:
+            self.reply(cid, **fields)
+
+    def _finish_loads_of(self, entry: dict[str, Any]) -> None:
+        loads, entry["loads"] = entry["loads"], []
+        for cid in loads:
+            self.reply(cid, error="view closed")
