@@ -9,6 +9,7 @@ once, no retry) so that no test waits for a retry either.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,6 +30,7 @@ class Receiver:
     body: bytes = b'{"ok": true}'
     requests: list[dict[str, Any]] = field(default_factory=list)
     url: str = ""
+    answered: int = 0  # requests whose answer was sent (with the status set at the time)
 
     def answer(self, status: int, body: str | bytes = b"") -> None:
         self.status = status
@@ -59,6 +61,14 @@ class Receiver:
             }
         )
         await send({"type": "http.response.body", "body": self.body})
+        self.answered += 1
+
+    def wait_answered(self, count: int, timeout: float = 15.0) -> None:
+        """Wait until ``count`` requests were answered (the test may then change the answer)."""
+        deadline = time.monotonic() + timeout
+        while self.answered < count:
+            assert time.monotonic() < deadline, f"{self.answered} of {count} requests answered"
+            time.sleep(0.02)
 
 
 @pytest.fixture

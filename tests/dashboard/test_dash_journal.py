@@ -144,6 +144,8 @@ def test_a_retried_call_shows_pending_then_its_attempts(
     expect(pending).to_have_count(1)
     expect(pending.locator(".badge")).to_have_text("pending")
     expect(pending.locator(".next-at")).to_have_text(re.compile(r"^(in \d+ s|due now)$"))
+    # The first attempt had its 503 (a pending call may show before it is made: "due now")
+    receiver.wait_answered(1)
     receiver.answer(200, "ok")  # the retry 1 s later (schedule 0, 1, 2) succeeds
     done = calls(dashboard, "[data-status=succeeded]")
     expect(done).to_have_count(1)
