@@ -11,7 +11,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 # one part of the suite: make test PYTEST_ARGS="tests/webhooks -k receiver"
 PYTEST_ARGS ?=
-# the suite under pytest-xdist: -n auto is a worker per core and two more (tests/conftest.py);
+# the suite under pytest-xdist: -n auto is a worker per core and one more (tests/conftest.py);
 # tests on fixed ports share one worker (--dist loadgroup)
 PYTEST_XDIST ?= -n auto --dist loadgroup
 
