@@ -13,6 +13,7 @@ import http.server
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -60,7 +61,12 @@ def pages() -> Iterator[str]:
     server.server_close()
 
 
-def test_a_load_cancelled_by_a_navigation_ends_with_that_navigation(pages: str) -> None:
+@contextmanager
+def _view_navigating_to(pages: str, path: str) -> Iterator[tuple[Any, list[dict[str, Any]]]]:
+    """A driver with view ``v1`` open whose app navigates to ``path`` once its first load started.
+
+    Yields the driver process and the view's events; the process is closed after.
+    """
     from gcbridge_harness.engines.webkit.client import WebKitProcess
 
     process = WebKitProcess()
@@ -71,10 +77,17 @@ def test_a_load_cancelled_by_a_navigation_ends_with_that_navigation(pages: str) 
             events.append(event)
             started = [e for e in events if e.get("phase") == "started"]
             if event.get("phase") == "started" and len(started) == 1:
-                process.request("navigate", view="v1", url=pages + "/other")
+                process.request("navigate", view="v1", url=pages + path)
 
         process.listeners["v1"] = on_event
         process.request("open", view="v1")
+        yield process, events
+    finally:
+        process.close()
+
+
+def test_a_load_cancelled_by_a_navigation_ends_with_that_navigation(pages: str) -> None:
+    with _view_navigating_to(pages, "/other") as (process, events):
         process.request("load", view="v1", url=pages + "/slow")
         process.pump(1.0)  # a wrongly asked-again load of /slow would start meanwhile
 
@@ -83,27 +96,12 @@ def test_a_load_cancelled_by_a_navigation_ends_with_that_navigation(pages: str) 
         assert any(e.get("event") == "load-retry" for e in events), "the cancel was seen"
         started = [e for e in events if e.get("phase") == "started"]
         assert len(started) == 2, events  # /slow, then /other; /slow never again
-    finally:
-        process.close()
 
 
 def test_a_load_that_stalls_after_a_cancel_is_stopped_and_asked_again(pages: str) -> None:
     # On a loaded machine WebKit sometimes cancels a load, starts it again and never
     # commits it: the load command waited for ever ("no answer to load within 30 s").
-    from gcbridge_harness.engines.webkit.client import WebKitProcess
-
-    process = WebKitProcess()
-    try:
-        events: list[dict[str, Any]] = []
-
-        def on_event(event: dict[str, Any]) -> None:
-            events.append(event)
-            started = [e for e in events if e.get("phase") == "started"]
-            if event.get("phase") == "started" and len(started) == 1:
-                process.request("navigate", view="v1", url=pages + "/hang-once")
-
-        process.listeners["v1"] = on_event
-        process.request("open", view="v1")
+    with _view_navigating_to(pages, "/hang-once") as (process, events):
         process.request("load", view="v1", url=pages + "/slow", stall_seconds=1, timeout=20)
 
         history = process.request("history", view="v1")["entries"]
@@ -111,8 +109,6 @@ def test_a_load_that_stalls_after_a_cancel_is_stopped_and_asked_again(pages: str
         retries = [e.get("error") for e in events if e.get("event") == "load-retry"]
         assert retries[-1] == "the load stalled", events
         assert retries.count("the load stalled") == 1  # the second request was answered
-    finally:
-        process.close()
 
 
 def test_a_new_app_starts_with_empty_storage_and_a_relaunch_keeps_it(pages: str) -> None:
