@@ -93,13 +93,15 @@ export function postComment(content, parentId) {
   });
 }
 
-export function editComment(id, content) {
+// An edit or a delete of one of the user's comments: the changed comment replaces
+// the listed one and the form that asked for it (closeForm) closes.
+function changeComment(method, id, body, closeForm) {
   return asSignedIn(function (token) {
-    return api('PATCH', '/api/pub/comments/' + encodeURIComponent(id), { content: content }, token);
+    return api(method, '/api/pub/comments/' + encodeURIComponent(id), body, token);
   }).then(function (sent) {
     if (sent.result.status === 200 && sent.result.data) {
       upsertComment(sent.result.data);
-      state.editing = null;
+      closeForm();
       render();
     } else {
       return afterAuthFailure(sent);
@@ -107,16 +109,10 @@ export function editComment(id, content) {
   });
 }
 
+export function editComment(id, content) {
+  return changeComment('PATCH', id, { content: content }, function () { state.editing = null; });
+}
+
 export function deleteComment(id) {
-  return asSignedIn(function (token) {
-    return api('DELETE', '/api/pub/comments/' + encodeURIComponent(id), undefined, token);
-  }).then(function (sent) {
-    if (sent.result.status === 200 && sent.result.data) {
-      upsertComment(sent.result.data);
-      state.confirmDelete = null;
-      render();
-    } else {
-      return afterAuthFailure(sent);
-    }
-  });
+  return changeComment('DELETE', id, undefined, function () { state.confirmDelete = null; });
 }
