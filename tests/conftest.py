@@ -138,17 +138,13 @@ def pytest_configure(config: pytest.Config) -> None:
 WITHOUT_DEV_PLUGINS = "-p no:hypothesispytest -p no:schemathesis"
 
 
-def _addopts_without_dev_plugins(current: str | None) -> str:
-    return f"{current} {WITHOUT_DEV_PLUGINS}" if current else WITHOUT_DEV_PLUGINS
-
-
 @pytest.fixture(scope="session", autouse=True)
 def _subprocess_pytest_without_dev_plugins() -> Iterator[None]:
     # A fixture: it runs where tests run (a worker, or a plain run), after this
     # process read its own PYTEST_ADDOPTS, and never on an xdist controller, whose
     # workers would read it as theirs.
     before = os.environ.get("PYTEST_ADDOPTS")
-    os.environ["PYTEST_ADDOPTS"] = _addopts_without_dev_plugins(before)
+    os.environ["PYTEST_ADDOPTS"] = " ".join(filter(None, [before, WITHOUT_DEV_PLUGINS]))
     yield
     if before is None:
         os.environ.pop("PYTEST_ADDOPTS", None)
