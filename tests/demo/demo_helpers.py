@@ -18,6 +18,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from free_ports import free_port  # noqa: F401 - re-exported for this folder's tests
 
 from gcbridge.demo.defaults import DEFAULT_PORT
 
@@ -34,12 +35,6 @@ NOISE = (
     "traceback",
     "future exception was never retrieved",
 )
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def noise(stderr: str) -> list[str]:

@@ -18,6 +18,8 @@ import sys
 import time
 from pathlib import Path
 
+from free_ports import free_port  # noqa: F401 - re-exported for this folder's tests
+
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
 
@@ -30,12 +32,6 @@ def user_env(**extra: str) -> dict[str, str]:
     env["PYTHONUNBUFFERED"] = "1"
     env.update(extra)
     return env
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def port_free(port: int) -> bool:

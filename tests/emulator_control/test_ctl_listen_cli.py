@@ -10,24 +10,16 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ctl_support import Client
-
-from gcbridge.serving import bind_socket
+from free_ports import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def _free_port() -> int:
-    sock = bind_socket()
-    port: int = sock.getsockname()[1]
-    sock.close()
-    return port
 
 
 def test_listen_answers_as_scripted_on_the_emulator_clock(
     make_client: Callable[..., Client],
 ) -> None:
     client = make_client()
-    port = _free_port()
+    port = free_port()
     secret = client.setup(f"http://127.0.0.1:{port}/hook")
     env = dict(os.environ, GC_SECRET=secret)
     env["PYTHONPATH"] = os.pathsep.join([str(ROOT / "src"), str(ROOT / "harness")])

@@ -17,11 +17,12 @@ import os
 import pwd
 import shutil
 import signal
-import socket
 import subprocess
 import tempfile
 import time
 from collections.abc import Iterator
+
+from free_ports import free_port  # noqa: F401 - re-exported for this folder's tests
 
 PG_INSTALL = "apt-get install postgresql (Debian/Ubuntu; or make system-deps)"
 REDIS_INSTALL = "apt-get install redis-server (Debian/Ubuntu; or make system-deps)"
@@ -32,13 +33,6 @@ _PIDS: dict[str, object] = {}  # url -> the PostgreSQL data dir (str) or redis-s
 
 class ServerUnavailable(Exception):
     """The server cannot be started here; the message says how to install it."""
-
-
-def free_port() -> int:
-    """A TCP port free on 127.0.0.1 right now."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def _pg_bin(name: str) -> str | None:
