@@ -15,6 +15,7 @@ import contextlib
 import functools
 import socket
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -55,6 +56,16 @@ def _server_class(uvicorn: Any) -> Any:
         tick = 0.1  # seconds between looks at should_exit when nobody wakes the loop
         _wake: asyncio.Event | None = None
         _loop: asyncio.AbstractEventLoop | None = None
+
+        def __init__(self, config: Any) -> None:
+            super().__init__(config)
+            self.settled = threading.Event()  # startup is over, served or failed
+
+        async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+            try:
+                await super().startup(sockets)
+            finally:
+                self.settled.set()
 
         async def main_loop(self) -> None:
             self._loop, self._wake = asyncio.get_running_loop(), asyncio.Event()
@@ -140,15 +151,14 @@ class BackgroundServer:
 
         self._thread = threading.Thread(target=run, name=f"uvicorn:{self.port}", daemon=True)
         self._thread.start()
-        deadline = threading.Event()
-        waited = 0.0
+        deadline = time.monotonic() + self._timeout
         while not self._server.started:
             if self._error is not None or not self._thread.is_alive():
                 raise RuntimeError(f"server on port {self.port} failed to start: {self._error!r}")
-            if waited > self._timeout:
+            if time.monotonic() > deadline:
                 raise RuntimeError(f"server on port {self.port} did not start in {self._timeout}s")
-            deadline.wait(0.02)
-            waited += 0.02
+            if self._server.settled.wait(0.02):  # startup over, yet not serving: it is ending
+                self._thread.join(0.02)
         return self
 
     def stop(self) -> None:

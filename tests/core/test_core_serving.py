@@ -70,3 +70,16 @@ def test_a_stop_with_a_connection_open_closes_it_then_shuts_down(hour_tick: None
         assert events == ["startup", "shutdown"]
         with pytest.raises(httpx.TransportError):
             client.get("/ok", timeout=2)
+
+
+def test_an_app_whose_startup_fails_is_reported_at_once() -> None:
+    from contextlib import asynccontextmanager
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI):  # type: ignore[no-untyped-def]
+        raise OSError("the data directory is read-only")
+        yield
+
+    server = BackgroundServer(lambda _port: FastAPI(lifespan=lifespan), startup_timeout=30)
+    with pytest.raises(RuntimeError, match="failed to start"):
+        server.start()
