@@ -98,6 +98,27 @@ def test_events_before_an_android_bridge_existed_are_not_blamed_on_it() -> None:
     assert diagnose(app) == []
 
 
+def test_a_new_documents_events_stamped_before_its_page_started_belong_to_it() -> None:
+    # The page's clock stamps what the widget emitted; the app stamps page started when
+    # the callback reaches it, which in Chromium can be after the new document's first
+    # events. The reload the app asked for bounds the document all the same.
+    app = _App()
+    emitted = "(origin http://w, JSON string)"
+    app.timeline.add_at(0.40, "widget emitted", f"gc-ready {emitted}")
+    _receive(app, 0.41, "gc-ready")
+    app.timeline.add_at(0.55, "reload", "by the page")
+    app.timeline.add_at(0.605, "widget emitted", f"gc-ready {emitted}")
+    app.timeline.add_at(0.609, "widget emitted", f"gc-loaded {emitted}")
+    app.timeline.add_at(0.614, "page started", "a new document in this view")
+
+    lines = diagnose(app, "E   AssertionError: 1 x gc-ready after the reload")
+    assert lines and lines[0].startswith(
+        "after the reload, gc-ready at 0.60 s never reached the app: is your bridge's "
+        "install guard kept somewhere that outlives the page"
+    ), lines
+    assert not any("a re-render in the page" in line for line in lines), lines
+
+
 def test_the_terminal_matrix_has_a_column_per_engine_and_point() -> None:
     rows = [
         {"scenario": "login: on_ready", "engine": e, "point": p, "outcome": o}

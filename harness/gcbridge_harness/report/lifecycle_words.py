@@ -47,6 +47,27 @@ def _received(timeline: Timeline, since: float, until: float = float("inf")) -> 
     return names
 
 
+# What the app did that ends the document shown: a new one's events come after it.
+_LEAVES = (*_CAUSES, "go back")
+
+
+def _document_starts(timeline: Timeline) -> list[float]:
+    """When each new document began: its ``page started``, or what the app did before it.
+
+    ``page started`` is stamped when the platform callback reaches the app, while what
+    the widget emitted is stamped by the page's clock: the new document's first events
+    can come before it (Chromium reports the navigation's request after the document's
+    first scripts ran, now and then). The reload, navigation or restart the app asked
+    for since the last document began is stamped before the new document exists.
+    """
+    starts: list[float] = []
+    for entry in timeline.find("page started"):
+        since = starts[-1] if starts else float("-inf")
+        asked = [e.at for e in timeline.entries if e.kind in _LEAVES and since < e.at <= entry.at]
+        starts.append(min([entry.at, *asked[-1:]]))
+    return starts
+
+
 def _cause(timeline: Timeline, at: float) -> str:
     before = [e for e in timeline.entries if e.kind in _CAUSES and e.at <= at]
     return _CAUSES[before[-1].kind] if before else "the new page"
@@ -55,10 +76,10 @@ def _cause(timeline: Timeline, at: float) -> str:
 def _lost_in_new_document(app: Any, timeline: Timeline) -> list[str]:
     """A new document's gc-ready / gc-loaded that never reached the app."""
     lines = []
-    starts = timeline.find("page started")
+    starts = _document_starts(timeline)
     for index, start in enumerate(starts):
-        until = starts[index + 1].at if index + 1 < len(starts) else float("inf")
-        since = start.at
+        until = starts[index + 1] if index + 1 < len(starts) else float("inf")
+        since = start
         if getattr(app, "platform", "") == "android":  # installed at page finished
             finished = [e for e in timeline.find("page finished") if since <= e.at < until]
             if not finished:
@@ -68,7 +89,7 @@ def _lost_in_new_document(app: Any, timeline: Timeline) -> list[str]:
         for name, entry in _emitted(timeline, since, until):
             if name in ("gc-ready", "gc-loaded") and not received[name]:
                 lines.append(
-                    f"after {_cause(timeline, start.at)}, {name} at {_t(entry)} never reached "
+                    f"after {_cause(timeline, start)}, {name} at {_t(entry)} never reached "
                     "the app: is your bridge's install guard kept somewhere that outlives the "
                     "page (sessionStorage, a cookie)? Each new document needs its own bridge"
                 )
@@ -97,8 +118,7 @@ def _twice_after_restore(app: Any, timeline: Timeline) -> list[str]:
 
 def _once_per_page(app: Any, timeline: Timeline) -> list[str]:
     """An event name sent again in the same document (a re-render) that was not forwarded."""
-    starts = [e.at for e in timeline.find("page started")]
-    bounds = [0.0, *starts, float("inf")]
+    bounds = [0.0, *_document_starts(timeline), float("inf")]
     for since, until in zip(bounds, bounds[1:], strict=False):
         received = _received(timeline, since, until)
         counts: Counter = Counter()
