@@ -14,6 +14,17 @@ from typing import Any
 __all__ = ["FrameServer"]
 
 
+class _Server(ThreadingHTTPServer):
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        # An engine that drops a request it no longer needs (a navigation replaced it, a
+        # view closed) is no error of the page; anything else is printed as usual.
+        import sys
+
+        if isinstance(sys.exc_info()[1], ConnectionError):
+            return
+        super().handle_error(request, client_address)
+
+
 class FrameServer:
     """Serves registered HTML pages on ``http://127.0.0.1:<port>`` until closed."""
 
@@ -34,7 +45,7 @@ class FrameServer:
             def log_message(self, *args: Any) -> None:
                 pass
 
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._server = _Server(("127.0.0.1", 0), Handler)
         self.origin = f"http://127.0.0.1:{self._server.server_address[1]}"
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
         self._thread.start()
