@@ -2,7 +2,8 @@
 
 ``Receiver`` is a real HTTP server on loopback that records every delivery and
 answers from a script (the last reply repeating); ``Client`` is the emulator's
-HTTP API as a test (or a customer's CI) drives it, admin token included.
+HTTP API as a test (or a customer's CI) drives it, admin token included (its
+service routes are ``emulator_http.EmulatorApi``'s).
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-import httpx
+from emulator_http import EmulatorApi, bearer
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import Response
@@ -60,19 +61,12 @@ class Receiver:
         return [int(g.headers["x-webhook-retry-count"]) for g in self.got]
 
 
-class Client:
+class Client(EmulatorApi):
     """The emulator's routes: control (admin token) and the service's own."""
 
     def __init__(self, emu: RunningEmulator) -> None:
-        self.emu = emu
-        self.site = emu.site
-        self.http = httpx.Client(base_url=emu.url, timeout=30)
-        self.admin = {"Authorization": f"Bearer {emu.admin_token}"}
-        self.account = {"Authorization": f"Bearer {self.site.account_token}"}
-        self._session: str | None = None
-
-    def close(self) -> None:
-        self.http.close()
+        super().__init__(emu, timeout=30)
+        self.admin = bearer(emu.admin_token)
 
     def control(self, method: str, path: str, **kw: Any) -> dict[str, Any]:
         r = self.http.request(method, "/_emulator" + path, headers=self.admin, **kw)
@@ -91,52 +85,8 @@ class Client:
 
     def setup(self, url: str) -> str:
         """Point the site's webhook at ``url``; returns the signing secret."""
-        r = self.http.post(
-            f"/webhook/website/{self.site.website_id}/setup",
-            json={"url": url},
-            headers=self.account,
-        )
-        assert r.status_code == 200 and "gcCode" not in r.json(), r.text
-        secret: str = r.json()["secret"]
-        return secret
-
-    def session(self) -> str:
-        if self._session is None:
-            r = self.http.post(
-                "/api/pub/auth/register",
-                json={
-                    "website_id": self.site.shortname,
-                    "username": "alice",
-                    "email": "alice@example.com",
-                    "password": "correct horse battery staple",
-                },
-            )
-            assert r.status_code in (200, 201), r.text
-            self._session = r.json()["token"]
-        return self._session
-
-    def comment(self, content: str = "hello") -> dict[str, Any]:
-        r = self.http.post(
-            "/api/pub/comments",
-            json={
-                "website_id": self.site.shortname,
-                "uid": "article-1",
-                "url": "https://news.example/article-1",
-                "page_title": "Article 1",
-                "content": content,
-            },
-            headers={"Authorization": f"Bearer {self.session()}"},
-        )
-        assert r.status_code == 201, r.text
-        result: dict[str, Any] = r.json()
-        return result
+        return str(self.setup_webhook(url)["secret"])
 
     def calls(self) -> list[dict[str, Any]]:
-        r = self.http.get(
-            f"/webhook/website/{self.site.website_id}/calls",
-            params={"limit": 100},
-            headers=self.account,
-        )
-        assert r.status_code == 200, r.text
-        calls: list[dict[str, Any]] = r.json()["calls"]
+        calls: list[dict[str, Any]] = self.list_calls(limit=100)["calls"]
         return calls

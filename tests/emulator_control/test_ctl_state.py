@@ -28,17 +28,7 @@ def test_reset_goes_back_to_the_sites_only_and_keeps_the_clock(
     ).json()
     assert config.get("url") in (None, "")  # no webhook configuration any more
     # the session of before the reset is gone with its user; a new account works
-    r = client.http.post(
-        "/api/pub/comments",
-        json={
-            "website_id": client.site.shortname,
-            "uid": "a",
-            "url": "https://x.example/a",
-            "page_title": "A",
-            "content": "after",
-        },
-        headers={"Authorization": f"Bearer {client.session()}"},
-    )
+    r = client.post_comment("after")
     assert r.status_code == 401
     client._session = None
     client.comment("after the reset")  # the sites are still there

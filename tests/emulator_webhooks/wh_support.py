@@ -15,14 +15,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-import httpx
+import emulator_http
+from emulator_http import EmulatorApi
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from gcbridge.emulator.testing import EXAMPLE_SITE, RunningEmulator
+from gcbridge.emulator.testing import EXAMPLE_SITE
 from gcbridge.serving import BackgroundServer
 
 # The ManualClock start of the webhook tests (a fixed instant in 2027).
@@ -45,7 +46,8 @@ def wait_until(predicate: Callable[[], Any], timeout: float = 15.0) -> Any:
 
 
 def bearer(token: str = EXAMPLE_SITE.account_token) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
+    """``Authorization: Bearer``, the example site's account token unless ``token``."""
+    return emulator_http.bearer(token)
 
 
 @dataclass
@@ -93,59 +95,14 @@ class Receiver:
         return self.server.url + "/hook"
 
 
-class Api:
+class Api(EmulatorApi):
     """The emulator's HTTP API as the customer sees it."""
 
-    def __init__(self, emu: RunningEmulator) -> None:
-        self.emu = emu
-        self.http = httpx.Client(base_url=emu.url, timeout=10)
-        self.site = EXAMPLE_SITE
-        self._session: str | None = None
-        self._n = 0
-
-    @property
-    def wid(self) -> str:
-        return self.site.website_id
-
     def setup(self, url: str, events: list[str] | None = None) -> dict[str, Any]:
-        body: dict[str, Any] = {"url": url}
-        if events is not None:
-            body["events"] = events
-        r = self.http.post(f"/webhook/website/{self.wid}/setup", json=body, headers=bearer())
-        assert r.status_code == 200, r.text
-        assert "gcCode" not in r.json(), r.text
-        return r.json()
+        return self.setup_webhook(url, events)
 
-    def session(self) -> str:
-        if self._session is None:
-            r = self.http.post(
-                "/api/pub/auth/register",
-                json={
-                    "website_id": self.site.shortname,
-                    "username": "alice",
-                    "email": "alice@example.com",
-                    "password": "correct horse battery staple",
-                },
-            )
-            assert r.status_code in (200, 201), r.text
-            self._session = r.json()["token"]
-        return self._session
-
-    def comment(self, content: str | None = None) -> dict[str, Any]:
-        self._n += 1
-        r = self.http.post(
-            "/api/pub/comments",
-            json={
-                "website_id": self.site.shortname,
-                "uid": "article-1",
-                "url": "https://news.example/article-1",
-                "page_title": "Article 1",
-                "content": content or f"comment number {self._n}",
-            },
-            headers=bearer(self.session()),
-        )
-        assert r.status_code == 201, r.text
-        return r.json()
+    def calls(self, **params: Any) -> dict[str, Any]:
+        return self.list_calls(**params)
 
     def edit(self, comment_id: str, content: str) -> None:
         r = self.http.patch(
@@ -154,11 +111,6 @@ class Api:
             headers=bearer(self.session()),
         )
         assert r.status_code == 200, r.text
-
-    def calls(self, **params: Any) -> dict[str, Any]:
-        r = self.http.get(f"/webhook/website/{self.wid}/calls", params=params, headers=bearer())
-        assert r.status_code == 200, r.text
-        return r.json()
 
     def wait_settled(self, count: int = 1, timeout: float = 15.0) -> list[dict[str, Any]]:
         """Poll until ``count`` calls exist and none is pending; newest first."""
@@ -170,6 +122,3 @@ class Api:
             if time.monotonic() > deadline:
                 raise AssertionError(f"calls did not settle: {calls}")
             time.sleep(0.01)
-
-    def close(self) -> None:
-        self.http.close()
