@@ -78,12 +78,19 @@ def matrix_facts() -> dict[str, object]:
         measures = {m["name"]: m for m in row["measures"]}
         matrix = row.get("extra", {}).get("matrix", {})
         facts["measured_at"] = results.get("generated_at", "")[:10]
-        facts["measured_runs"] = sum(matrix.get("outcomes", {}).values())
-        facts["measured_wall_s"] = measures["scenario matrix wall time"]["ours"]
-        facts["measured_per_run_s"] = measures["mean cost per test"]["ours"]
         facts["cores"] = results.get("machine", {}).get("cores")
-        ids = [k for s in matrix.get("seconds", {}).values() for k in s]
-        facts["measured_engines"] = [e for e in engines if any(e in i.split("-") for i in ids)]
+        facts["measured"] = [
+            {
+                "engine": engine,
+                "runs": sum(map(len, matrix["seconds"][engine].values())),
+                "wall_s": measures[f"{engine}: matrix wall time, serial"]["ours"],
+                "per_run_s": measures[f"{engine}: cost per scenario run"]["ours"],
+            }
+            for engine in engines
+            if engine in matrix.get("seconds", {})
+        ]
+        both = measures.get("both engines' matrix, pytest -n 2", {})
+        facts["both_wall_s"] = both.get("ours")
     return facts
 
 
@@ -99,15 +106,21 @@ def matrix_text() -> str:
         f" points in each engine: {per_engine} runs in one engine, {per_engine * len(engines)}"
         f" with {' and '.join(engines)} (`--engine all`)."
     )
-    if "measured_wall_s" in f:
-        measured = ", ".join(str(e) for e in f["measured_engines"])  # type: ignore[union-attr]
+    measured = f.get("measured") or []
+    assert isinstance(measured, list)
+    if measured:
+        each = "; ".join(
+            f"{m['engine']} {m['runs']} runs in {m['wall_s']} s, {m['per_run_s']} s per run"
+            for m in measured
+        )
         text += (
             " Last measured by `make bench-publish`"
-            f" (row 5 of `bench/results.md`, {f['measured_at']}, "
-            f"{f['cores']} cores, {measured} only): {f['measured_runs']} runs in "
-            f"{f['measured_wall_s']} s, {f['measured_per_run_s']} s per run; a WebKit view starts "
-            "about as fast as a Chromium one (`python bench/harness_engines.py`)."
+            f" (row 5 of `bench/results.md`, {f['measured_at']}, {f['cores']} cores), each"
+            f" engine alone: {each}"
         )
+        if f.get("both_wall_s") is not None:
+            text += f"; both engines under `pytest -n 2`: {f['both_wall_s']} s"
+        text += "."
     return text
 
 

@@ -36,7 +36,9 @@ def gcbridge(*args: str) -> list[str]:
 
 
 def base_env(**extra: str) -> dict[str, str]:
-    env = dict(os.environ)
+    # Without this run's own GC_ variables (make test-clock-skew sets GC_CLOCK_SKEW_FILE):
+    # the GC_ variables CMD sees are then exactly those exec gives it.
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GC_")}
     env["PYTHONPATH"] = os.pathsep.join([str(ROOT / "src"), str(ROOT / "harness")])
     env.update(extra)
     return env

@@ -9,6 +9,7 @@ that then commits nothing is stopped and asked again.
 
 from __future__ import annotations
 
+import contextlib
 import http.server
 import threading
 import time
@@ -42,7 +43,8 @@ class _Pages(http.server.BaseHTTPRequestHandler):
         self.send_header("Content-Type", "text/html")
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
-        self.wfile.write(body)
+        with contextlib.suppress(ConnectionError):  # the app navigated away: WebKit hung up
+            self.wfile.write(body)
 
     def log_message(self, *_args: Any) -> None:
         return
