@@ -113,6 +113,30 @@ def test_a_load_that_stalls_after_a_cancel_is_stopped_and_asked_again(pages: str
         assert retries.count("the load stalled") == 1  # the second request was answered
 
 
+@pytest.mark.parametrize("page_cache", [True, False])
+def test_a_script_whose_document_a_navigation_replaced_fails_at_once(
+    pages: str, page_cache: bool
+) -> None:
+    # WebKitGTK never answers a script still running when a navigation commits (the
+    # document is gone, cached or not): the app's injection waited its 30 s.
+    from gcbridge_harness.engines.webkit.client import WebKitError, WebKitProcess
+
+    process = WebKitProcess()
+    try:
+        process.request("open", view="v1", fresh=True, page_cache=page_cache)
+        process.request("load", view="v1", url=pages + "/page")
+        leaves = "setTimeout(() => { location.href = '/elsewhere'; }, 50);"
+        with pytest.raises(WebKitError, match="a navigation replaced the document"):
+            process.request(
+                "eval", view="v1", body=leaves + " await new Promise(() => {});", timeout=10
+            )
+        history = process.request("history", view="v1")["entries"]
+        assert history[-1]["url"] == pages + "/elsewhere"
+        assert process.request("eval", view="v1", body="return 1 + 1")["json"] == "2"
+    finally:
+        process.close()
+
+
 def test_a_new_app_starts_with_empty_storage_and_a_relaunch_keeps_it(pages: str) -> None:
     # New apps share the worker's pooled web context (one network process), emptied
     # before each; a relaunch on the same profile finds what the last view stored.

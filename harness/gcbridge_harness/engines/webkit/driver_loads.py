@@ -47,6 +47,7 @@ class Loads:
             # (a failed load, the cancelled one included, finishes without committing)
             entry["progress"] = entry.get("progress", 0) + 1
             entry["stopping"] = False
+            self._abandon_scripts(entry, "a navigation replaced the document")
         if event == WebKit2.LoadEvent.STARTED:
             if entry is not None:
                 entry["retry_pending"] = False  # a load after the cancelled one began
@@ -56,6 +57,17 @@ class Loads:
                 return  # the end of the cancelled load; the one asked again follows
             self.emit({"event": "load", "view": vid, "phase": "finished"})
             self._finish_loads(vid)
+
+    def _abandon_scripts(self, entry: dict[str, Any], why: str) -> None:
+        """Fail the scripts still running in the document that is gone.
+
+        WebKitGTK never answers a script whose document a navigation replaced (kept in
+        the back-forward cache or not) or whose view closed: the command waited for its
+        30 s. An app's evaluateJavascript gets an error then; so does the harness.
+        """
+        pending, entry["scripts"] = entry.get("scripts", set()), set()
+        for cid in sorted(pending):
+            self.reply(cid, error=f"{why} before the script finished")
 
     def _on_load_failed(self, view: Any, _event: Any, url: str, error: Any, vid: str) -> bool:
         entry = self.views.get(vid)

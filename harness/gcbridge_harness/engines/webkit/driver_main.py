@@ -224,9 +224,12 @@ class Driver(Loads):
         self.reply(cid)
 
     def cmd_eval(self, cid: Any, c: dict[str, Any]) -> None:
-        view = self.views[c["view"]]["view"]
+        entry = self.views[c["view"]]
+        view = self._running(entry, cid)
 
         def done(source: Any, result: Any) -> None:
+            if not self._answered(entry, cid):
+                return
             try:
                 value = source.call_async_javascript_function_finish(result)
             except GLib.Error as exc:
@@ -241,9 +244,12 @@ class Driver(Loads):
 
     def cmd_run(self, cid: Any, c: dict[str, Any]) -> None:
         """A global script, as ``evaluateJavascript`` runs it (its value is not returned)."""
-        view = self.views[c["view"]]["view"]
+        entry = self.views[c["view"]]
+        view = self._running(entry, cid)
 
         def done(source: Any, result: Any) -> None:
+            if not self._answered(entry, cid):
+                return
             try:
                 source.evaluate_javascript_finish(result)
             except GLib.Error as exc:
@@ -252,6 +258,20 @@ class Driver(Loads):
             self.reply(cid)
 
         view.evaluate_javascript(c["source"], -1, c.get("world"), None, None, done)
+
+    @staticmethod
+    def _running(entry: dict[str, Any], cid: Any) -> Any:
+        """Note a script sent to the view's document; the view."""
+        entry.setdefault("scripts", set()).add(cid)
+        return entry["view"]
+
+    @staticmethod
+    def _answered(entry: dict[str, Any], cid: Any) -> bool:
+        """Whether the script's answer is still awaited (not failed by a commit since)."""
+        if cid not in entry.get("scripts", ()):
+            return False
+        entry["scripts"].discard(cid)
+        return True
 
     def cmd_history(self, cid: Any, c: dict[str, Any]) -> None:
         history = self.views[c["view"]]["view"].get_back_forward_list()
@@ -268,6 +288,7 @@ class Driver(Loads):
         entry = self.views.pop(c["view"], None)
         if entry is not None:
             self._finish_loads_of(entry)
+            self._abandon_scripts(entry, "the view was closed")
             entry["view"].stop_loading()
             entry["window"].destroy()
         self.reply(cid)
