@@ -23,7 +23,8 @@ _STALL_SECONDS = 4.0
 
 
 class Loads:
-    """Loads of the driver's views; each view's entry keeps its pending ``load`` replies."""
+    """Loads of the driver's views; each view's entry keeps the ids of its pending ``load``
+    commands (``loads``) and scripts (``scripts``)."""
 
     views: dict[str, dict[str, Any]]
 
@@ -35,7 +36,7 @@ class Loads:
 
     def cmd_load(self, cid: Any, c: dict[str, Any]) -> None:
         entry = self.views[c["view"]]
-        entry["loads"].append(cid)
+        entry["loads"].add(cid)
         entry["load_url"], entry["load_retries"] = c["url"], 0
         entry["stall_seconds"] = float(c.get("stall_seconds") or _STALL_SECONDS)
         entry["view"].load_uri(c["url"])
@@ -65,9 +66,7 @@ class Loads:
         the back-forward cache or not) or whose view closed: the command waited for its
         30 s. An app's evaluateJavascript gets an error then; so does the harness.
         """
-        pending, entry["scripts"] = entry.get("scripts", set()), set()
-        for cid in sorted(pending):
-            self.reply(cid, error=f"{why} before the script finished")
+        self._answer_all(entry, "scripts", error=f"{why} before the script finished")
 
     def _on_load_failed(self, view: Any, _event: Any, url: str, error: Any, vid: str) -> bool:
         entry = self.views.get(vid)
@@ -129,13 +128,11 @@ class Loads:
 
     def _finish_loads(self, vid: str, **fields: Any) -> None:
         entry = self.views.get(vid)
-        if entry is None:
-            return
-        loads, entry["loads"] = entry["loads"], []
-        for cid in loads:
-            self.reply(cid, **fields)
+        if entry is not None:
+            self._answer_all(entry, "loads", **fields)
 
-    def _finish_loads_of(self, entry: dict[str, Any]) -> None:
-        loads, entry["loads"] = entry["loads"], []
-        for cid in loads:
-            self.reply(cid, error="view closed")
+    def _answer_all(self, entry: dict[str, Any], pending: str, **fields: Any) -> None:
+        """Reply ``fields`` to every pending command of ``pending`` (``loads``, ``scripts``)."""
+        cids, entry[pending] = entry.get(pending, set()), set()
+        for cid in sorted(cids):
+            self.reply(cid, **fields)

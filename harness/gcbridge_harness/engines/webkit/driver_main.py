@@ -172,7 +172,7 @@ class Driver(Loads):
             "notify::uri",
             lambda v, _p: self.emit({"event": "uri", "view": vid, "url": v.get_uri() or ""}),
         )
-        self.views[vid] = {"view": view, "window": window, "manager": manager, "loads": []}
+        self.views[vid] = {"view": view, "window": window, "manager": manager, "loads": set()}
         view.connect("load-changed", self._on_load_changed, vid)
         view.connect("load-failed", self._on_load_failed, vid)
         view.connect("web-process-terminated", self._on_terminated, vid)
@@ -287,7 +287,7 @@ class Driver(Loads):
     def cmd_close(self, cid: Any, c: dict[str, Any]) -> None:
         entry = self.views.pop(c["view"], None)
         if entry is not None:
-            self._finish_loads_of(entry)
+            self._answer_all(entry, "loads", error="view closed")
             self._abandon_scripts(entry, "the view was closed")
             entry["view"].stop_loading()
             entry["window"].destroy()
