@@ -9,7 +9,6 @@ that then commits nothing is stopped and asked again.
 
 from __future__ import annotations
 
-import contextlib
 import http.server
 import threading
 import time
@@ -19,6 +18,7 @@ from typing import Any
 
 import pytest
 from gcbridge_harness.engines import engine_status
+from gcbridge_harness.world.frames import PageServer
 
 pytestmark = [
     pytest.mark.browser,
@@ -43,8 +43,7 @@ class _Pages(http.server.BaseHTTPRequestHandler):
         self.send_header("Content-Type", "text/html")
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
-        with contextlib.suppress(ConnectionError):  # the app navigated away: WebKit hung up
-            self.wfile.write(body)
+        self.wfile.write(body)
 
     def log_message(self, *_args: Any) -> None:
         return
@@ -52,7 +51,7 @@ class _Pages(http.server.BaseHTTPRequestHandler):
 
 @pytest.fixture
 def pages() -> Iterator[str]:
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Pages)
+    server = PageServer(("127.0.0.1", 0), _Pages)  # WebKit hangs up on /slow quietly
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     _RELEASE.clear()

@@ -6,20 +6,23 @@ loopback, is cross-origin to it in every engine, without request interception.
 
 from __future__ import annotations
 
+import sys
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
 from typing import Any
 
-__all__ = ["FrameServer"]
+__all__ = ["FrameServer", "PageServer"]
 
 
-class _Server(ThreadingHTTPServer):
+class PageServer(ThreadingHTTPServer):
+    """An HTTP server for test pages that an engine may hang up on.
+
+    An engine drops a request it no longer needs (a navigation replaced it, a view
+    closed): that is no error of the page, and is not printed. Anything else is.
+    """
+
     def handle_error(self, request: Any, client_address: Any) -> None:
-        # An engine that drops a request it no longer needs (a navigation replaced it, a
-        # view closed) is no error of the page; anything else is printed as usual.
-        import sys
-
         if isinstance(sys.exc_info()[1], ConnectionError):
             return
         super().handle_error(request, client_address)
@@ -45,7 +48,7 @@ class FrameServer:
             def log_message(self, *args: Any) -> None:
                 pass
 
-        self._server = _Server(("127.0.0.1", 0), Handler)
+        self._server = PageServer(("127.0.0.1", 0), Handler)
         self.origin = f"http://127.0.0.1:{self._server.server_address[1]}"
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
         self._thread.start()
