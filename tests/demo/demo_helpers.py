@@ -18,7 +18,6 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from free_ports import free_port  # noqa: F401 - re-exported for this folder's tests
 
 from gcbridge.demo.defaults import DEFAULT_PORT
 

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from demo_helpers import free_port, run_demo, without_display
+from demo_helpers import run_demo, without_display
+from free_ports import free_port
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import signal
 
 import pytest
-from demo_helpers import DemoProcess, free_port, with_display, without_display
+from demo_helpers import DemoProcess, with_display, without_display
+from free_ports import free_port
 
 EXIT = {signal.SIGINT: 130, signal.SIGTERM: 143}
 

@@ -18,8 +18,6 @@ import sys
 import time
 from pathlib import Path
 
-from free_ports import free_port  # noqa: F401 - re-exported for this folder's tests
-
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
 

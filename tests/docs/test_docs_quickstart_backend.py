@@ -8,7 +8,8 @@ import re
 from pathlib import Path
 
 import pytest
-from quickstart_support import ROOT, Shell, free_port, moved, script, user_env, wait_ports_free
+from free_ports import free_port
+from quickstart_support import ROOT, Shell, moved, script, user_env, wait_ports_free
 
 pytestmark = pytest.mark.slow
 DEFAULT_PORTS = (8000, 8001, 9000)

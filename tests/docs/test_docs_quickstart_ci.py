@@ -18,7 +18,8 @@ from pathlib import Path
 
 import pytest
 import yaml
-from quickstart_support import ROOT, free_port, moved, user_env
+from free_ports import free_port
+from quickstart_support import ROOT, moved, user_env
 
 pytestmark = [
     pytest.mark.slow,

@@ -187,7 +187,8 @@ def test_unsupported_url_and_unreachable_servers():
 @pytest.mark.parametrize("backend", ["postgres", "redis"])
 def test_an_outage_is_unavailable_and_the_log_recovers(backend):
     """The server goes away under a running log, then comes back (empty) on the same port."""
-    from delivery_servers import ServerUnavailable, free_port, postgres_server, redis_server
+    from delivery_servers import ServerUnavailable, postgres_server, redis_server
+    from free_ports import free_port
 
     server = postgres_server if backend == "postgres" else redis_server
     port = free_port()
