@@ -1,5 +1,5 @@
 import sys
 
-from gcbridge.cli import main
+from gcbridge.console import main
 
 sys.exit(main())

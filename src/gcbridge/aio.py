@@ -1,64 +1,60 @@
-"""Run a coroutine to its end from synchronous code: :func:`run_sync`."""
+"""Run a coroutine function to its end from synchronous code: :func:`run_sync`.
+
+Ctrl-C may land at any instant. :func:`run_sync` takes the coroutine *function*
+and its arguments, not a coroutine, so that no coroutine or event loop exists
+outside its protection: the loop is built and closed with SIGINT and SIGTERM held
+back, and the coroutine is made inside the task that runs it. A stop before the
+task ran cancels it with nothing started, so no "coroutine ... was never awaited"
+warning and no "Exception ignored" can follow.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import functools
 import inspect
 import signal
-import threading
-from collections.abc import Coroutine, Iterator
-from contextlib import contextmanager
-from typing import Any, TypeVar
+from collections.abc import Awaitable, Callable
+from typing import ParamSpec, TypeVar
+
+from gcbridge.signals import signal_mask, signals_deferred
 
 __all__ = ["run_sync"]
 
 _T = TypeVar("_T")
+_P = ParamSpec("_P")
 
-_DEFERRED = frozenset({signal.SIGINT, signal.SIGTERM})
 
+def _run_here(fn: Callable[_P, Awaitable[_T]], *args: _P.args, **kwargs: _P.kwargs) -> _T:
+    """``asyncio.run(fn(*args, **kwargs))`` with signals let in only while it runs.
 
-@contextmanager
-def _signals_deferred() -> Iterator[None]:
-    """Hold Ctrl-C and SIGTERM back for the block; they arrive as it ends.
-
-    An event loop half-built or half-closed when ``KeyboardInterrupt`` lands in it
-    prints "Exception ignored ... no attribute '_ssock'" as it is collected. Blocked
-    signals stay pending and their handler runs right after the block instead.
+    Everything is made and closed with SIGINT and SIGTERM held back: the runner, its
+    loop, and the coroutine, which calls ``fn`` only at the task's first step. Only
+    ``runner.run`` lets them in. There Ctrl-C cancels the task as ``asyncio.run``
+    does (the ``KeyboardInterrupt`` comes out after it has unwound); a stop before the
+    task's first step leaves a coroutine that never started, which is closed.
     """
-    if threading.current_thread() is not threading.main_thread() or not hasattr(
-        signal, "pthread_sigmask"
-    ):
-        yield
-        return
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, _DEFERRED)
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
+    async def main() -> _T:
+        return await fn(*args, **kwargs)
 
-def _run_here(coro: Coroutine[Any, Any, _T]) -> _T:
-    """``asyncio.run(coro)`` with the loop built and closed out of a signal's reach.
-
-    While the coroutine runs, Ctrl-C cancels it as ``asyncio.run`` does (the
-    ``KeyboardInterrupt`` comes out after the task has unwound). A stop before it
-    started closes the coroutine, so no "was never awaited" warning follows.
-    """
-    runner = asyncio.Runner()
-    try:
-        with _signals_deferred():
+    with signals_deferred() as outside:
+        runner = asyncio.Runner()
+        coro = main()
+        try:
             runner.get_loop()
-        return runner.run(coro)
-    finally:
-        with _signals_deferred():
+            # the caller's own mask while it runs (it may hold signals back itself)
+            with signal_mask(signal.SIG_SETMASK, outside or ()):
+                return runner.run(coro)
+        finally:
             runner.close()
-        if inspect.getcoroutinestate(coro) == inspect.CORO_CREATED:
-            coro.close()
+            if inspect.getcoroutinestate(coro) == inspect.CORO_CREATED:
+                coro.close()
 
 
-def run_sync(coro: Coroutine[Any, Any, _T]) -> _T:
-    """``asyncio.run(coro)``, also where an event loop already runs in this thread.
+def run_sync(fn: Callable[_P, Awaitable[_T]], /, *args: _P.args, **kwargs: _P.kwargs) -> _T:
+    """``asyncio.run(fn(*args, **kwargs))``, also where an event loop already runs here.
 
     A notebook, an async test, or a plugin keeping a loop (pytest-playwright's sync
     API): ``asyncio.run`` refuses there, so the coroutine runs in a thread of its own.
@@ -66,6 +62,6 @@ def run_sync(coro: Coroutine[Any, Any, _T]) -> _T:
     try:
         asyncio.get_running_loop()
     except RuntimeError:
-        return _run_here(coro)
+        return _run_here(fn, *args, **kwargs)
     with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(_run_here, coro).result()
+        return pool.submit(functools.partial(_run_here, fn, *args, **kwargs)).result()

@@ -33,8 +33,13 @@ def test_globals_declare_version_and_protocol(bridge_page):
         })"""
     )
     assert info == {
-        "version": "1.0.0", "protocol": 1, "frozen": True, "login": "function",
-        "logout": "function", "markerEnumerable": False, "markerSet": True,
+        "version": "1.0.0",
+        "protocol": 1,
+        "frozen": True,
+        "login": "function",
+        "logout": "function",
+        "markerEnumerable": False,
+        "markerSet": True,
     }
     assert bp.errors == []
 

@@ -71,12 +71,12 @@ BAD_MESSAGES = {
     "array": "JSON.stringify([{name: 'gc-ready'}])",
     "json null": "'null'",
     "json number": "'42'",
-    "proto key": "'{\"name\":\"gc-ready\",\"__proto__\":{\"admin\":true}}'",
-    "nested proto key": "'{\"name\":\"gc-ready\",\"a\":{\"__proto__\":{\"admin\":true}}}'",
+    "proto key": '\'{"name":"gc-ready","__proto__":{"admin":true}}\'',
+    "nested proto key": '\'{"name":"gc-ready","a":{"__proto__":{"admin":true}}}\'',
     "undefined": "undefined",
     "array object": "[1, 2]",
     "date": "new Date(0)",
-    "blob": "new Blob(['{\"name\":\"gc-ready\"}'])",
+    "blob": 'new Blob([\'{"name":"gc-ready"}\'])',
 }
 
 

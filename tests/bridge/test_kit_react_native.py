@@ -48,7 +48,10 @@ def kit_workspace() -> Path:
             shutil.copy2(KIT / name, work / name)
         subprocess.run(
             [npm, "ci", "--ignore-scripts", "--no-audit", "--no-fund", "--prefer-offline"],
-            cwd=work, check=True, capture_output=True, timeout=600,
+            cwd=work,
+            check=True,
+            capture_output=True,
+            timeout=600,
         )
         stamp.write_text("ok\n")
     # Always the current sources and config.
@@ -77,7 +80,10 @@ def tsc_result(kit_workspace: Path) -> subprocess.CompletedProcess[str]:
     tsc = kit_workspace / "node_modules" / "typescript" / "bin" / "tsc"
     return subprocess.run(
         [node, str(tsc), "--noEmit", "--pretty", "false", "-p", "."],
-        cwd=kit_workspace, capture_output=True, text=True, timeout=300,
+        cwd=kit_workspace,
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
 
 

@@ -37,7 +37,7 @@ def test_native_copies_are_byte_identical(copy):
 def test_pins_carry_the_shipped_version_and_sha256():
     s = script()
     swift = (PLATFORMS / "ios/GcComments/GcBridgePin.swift").read_text()
-    kotlin = (PLATFORMS / "android/gccomments/src/main/java/dev/gcbridge/comments/GcBridgePin.kt")
+    kotlin = PLATFORMS / "android/gccomments/src/main/java/dev/gcbridge/comments/GcBridgePin.kt"
     kotlin_text = kotlin.read_text()
     for text in (swift, kotlin_text):
         assert f'"{s.version}"' in text

@@ -29,12 +29,12 @@ async def _answer() -> int:
 
 
 def test_run_sync_without_a_loop() -> None:
-    assert run_sync(_answer()) == 42
+    assert run_sync(_answer) == 42
 
 
 def test_run_sync_inside_a_running_loop() -> None:
     async def caller() -> int:
-        return run_sync(_answer())  # synchronous code called from a coroutine
+        return run_sync(_answer)  # synchronous code called from a coroutine
 
     assert asyncio.run(caller()) == 42
 
@@ -69,9 +69,9 @@ def test_ctrl_c_while_the_loop_is_built_is_one_clean_interrupt(monkeypatch) -> N
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         with pytest.raises(KeyboardInterrupt):
-            run_sync(_answer())
+            run_sync(_answer)
         gc.collect()
     assert unraisable == []
     assert [str(w.message) for w in caught] == []
     monkeypatch.undo()
-    assert run_sync(_answer()) == 42  # signals are not left blocked
+    assert run_sync(_answer) == 42  # signals are not left blocked

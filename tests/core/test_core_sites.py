@@ -158,7 +158,10 @@ def test_the_emulator_prints_the_weak_secret_warning(tmp_path):
         port = str(held.getsockname()[1])
         run = subprocess.run(
             [sys.executable, "-m", "gcbridge", "emulator", "--sites", str(f), "--port", port],
-            capture_output=True, text=True, timeout=60, cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            cwd=tmp_path,
         )
     assert "[port_in_use]" in run.stderr
     assert "gcbridge emulator: warning [weak_secret] " in run.stderr

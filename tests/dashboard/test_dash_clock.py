@@ -29,19 +29,33 @@ def test_the_clock_card_plays_the_retry_schedule(
     account = {"Authorization": f"Bearer {emu.site.account_token}"}
     with httpx.Client(base_url=emu.url, timeout=10) as http:
         http.post(
-            f"/webhook/website/{emu.site.website_id}/setup", json={"url": receiver.url},
+            f"/webhook/website/{emu.site.website_id}/setup",
+            json={"url": receiver.url},
             headers=account,
         ).raise_for_status()
-        token = http.post("/api/pub/auth/register", json={
-            "website_id": emu.site.shortname, "username": "dash", "email": "d@example.com",
-            "password": "correct horse battery staple",
-        }).json()["token"]
-        http.post("/api/pub/comments", json={
-            "website_id": emu.site.shortname, "uid": "a1", "url": "https://x.example/a1",
-            "page_title": "A1", "content": "retry me",
-        }, headers={"Authorization": f"Bearer {token}"}).raise_for_status()
+        token = http.post(
+            "/api/pub/auth/register",
+            json={
+                "website_id": emu.site.shortname,
+                "username": "dash",
+                "email": "d@example.com",
+                "password": "correct horse battery staple",
+            },
+        ).json()["token"]
         http.post(
-            "/_emulator/clock", json={"action": "advance", "seconds": 0},
+            "/api/pub/comments",
+            json={
+                "website_id": emu.site.shortname,
+                "uid": "a1",
+                "url": "https://x.example/a1",
+                "page_title": "A1",
+                "content": "retry me",
+            },
+            headers={"Authorization": f"Bearer {token}"},
+        ).raise_for_status()
+        http.post(
+            "/_emulator/clock",
+            json={"action": "advance", "seconds": 0},
             headers={"Authorization": f"Bearer {emu.admin_token}"},
         ).raise_for_status()
 

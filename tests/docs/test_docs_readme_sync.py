@@ -9,9 +9,7 @@ ROOT = Path(__file__).resolve().parents[2]
 INCLUDE = re.compile(r'^--8<-- "([^":]+)(?::[\w-]+)?"$', re.M)
 PAGES = [ROOT / "README.md", ROOT / "CONTRIBUTING.md", *sorted((ROOT / "docs").rglob("*.md"))]
 EXAMPLES = sorted(
-    p
-    for p in (ROOT / "docs_src").rglob("*")
-    if p.suffix in {".py", ".sh", ".yml", ".mjs", ".toml"}
+    p for p in (ROOT / "docs_src").rglob("*") if p.suffix in {".py", ".sh", ".yml", ".mjs", ".toml"}
 )
 
 

@@ -128,7 +128,6 @@ def test_a_huge_answer_is_refused_unread(
     assert len(err.splitlines()) == 1 and "[too_large]" in err, err
 
 
-
 def test_a_trickling_server_meets_the_total_deadline(
     trickling_server: str, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -123,7 +123,6 @@ def test_a_same_origin_redirect_keeps_the_session_and_is_reported(
 # --- 11. a total deadline and a size cap ---------------------------------------------------
 
 
-
 def test_a_trickling_server_meets_the_total_deadline(
     trickling_server: str, capsys: pytest.CaptureFixture[str]
 ) -> None:

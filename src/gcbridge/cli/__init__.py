@@ -24,6 +24,7 @@ from types import FrameType
 
 from gcbridge import __version__
 from gcbridge.errors import GcBridgeError
+from gcbridge.signals import held_until_known, stop_line
 
 __all__ = ["main", "build_parser"]
 
@@ -77,32 +78,54 @@ def _sigterm_as_exception() -> Iterator[None]:
         signal.signal(signal.SIGTERM, previous)
 
 
+def _command_name(args: argparse.Namespace | None) -> str:
+    command = getattr(args, "command", None)
+    if not command:
+        return "gcbridge"
+    action = getattr(args, f"{command}_command", None)
+    return f"gcbridge {command}" + (f" {action}" if action else "")
+
+
+def _stopped(args: argparse.Namespace | None, signum: int) -> int:
+    """Print the command's one line for a stop by ``signum``; its exit status.
+
+    A command may answer Ctrl-C itself (``interrupted`` in its parser's defaults: a
+    function of the arguments giving the line and status, or None for the rule): ``calls
+    --follow`` ends that way by design. The rule is ``<name>: stopped (SIGINT)``, 128 + signal.
+    """
+    answer = getattr(args, "interrupted", None)
+    own = answer(args) if answer is not None and signum == signal.SIGINT else None
+    line, status = own or (stop_line(_command_name(args), signum), 128 + signum)
+    print(line, file=sys.stderr, flush=True)
+    return status
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``gcbridge`` console script; returns the exit code.
 
     Errors are one line on stderr, ``gcbridge: error [reason]: ...``: exit 1, or 2
     for a usage problem such as a missing extra. SIGINT / SIGTERM stop any command
-    with one line and exit 130 / 143.
+    with one line and exit 130 / 143, at any instant: while the parser is built (its
+    imports) they are held back, and arrive once the command is known. A command may
+    answer Ctrl-C itself (see :func:`_stopped`).
     """
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if not getattr(args, "func", None):
-        parser.print_help()
-        return 2
-    action = getattr(args, f"{args.command}_command", None)
-    name = f"gcbridge {args.command}" + (f" {action}" if action else "")
+    args: argparse.Namespace | None = None
     try:
         with _sigterm_as_exception():
+            with held_until_known():
+                parser = build_parser()
+                args = parser.parse_args(argv)
+            if not getattr(args, "func", None):
+                parser.print_help()
+                return 2
             return int(args.func(args) or 0)
     except GcBridgeError as exc:
         print(f"gcbridge: error [{exc.reason}]: {exc}", file=sys.stderr)
         return int(getattr(exc, "exit_code", 1))
     except KeyboardInterrupt:
-        print(f"{name}: stopped (SIGINT)", file=sys.stderr)
-        return 130
+        return _stopped(args, signal.SIGINT)
     except _Terminated:
-        print(f"{name}: stopped (SIGTERM)", file=sys.stderr)
-        return 143
+        return _stopped(args, signal.SIGTERM)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -86,6 +86,11 @@ async def _exchange(
         )
 
 
+async def _exchange_within(deadline: float, method: str, url: str, **kw: Any) -> Answer:
+    """:func:`_exchange` ended after ``deadline`` seconds in total (``TimeoutError``)."""
+    return await asyncio.wait_for(_exchange(method, url, **kw), deadline)
+
+
 def bounded_request(
     method: str,
     url: str,
@@ -100,17 +105,18 @@ def bounded_request(
 
     ``kw`` goes to httpx (``params``, ``json``). Raises :class:`HttpProblem`.
     """
-    coro = _exchange(
-        method,
-        url,
-        max_bytes=max_bytes,
-        timeout=deadline,
-        transport=transport,
-        headers=headers,
-        **kw,
-    )
     try:
-        return run_sync(asyncio.wait_for(coro, deadline))
+        return run_sync(
+            _exchange_within,
+            deadline,
+            method,
+            url,
+            max_bytes=max_bytes,
+            timeout=deadline,
+            transport=transport,
+            headers=headers,
+            **kw,
+        )
     except TimeoutError:
         raise HttpProblem(
             f"{method} {url}: no complete answer within {deadline:g}s", reason="timeout"

@@ -20,22 +20,17 @@ from socket import socket
 from types import FrameType
 from typing import Any, Literal
 
+from gcbridge.aio import run_sync
 from gcbridge.errors import GcBridgeError
+from gcbridge.signals import STOP_SIGNALS, stop_line
 
-__all__ = ["serve_foreground", "stop_line", "StartupFailed"]
-
-STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+__all__ = ["serve_foreground", "StartupFailed"]
 
 
 class StartupFailed(GcBridgeError):
     """The app's startup failed (uvicorn exits instead of serving)."""
 
     reason = "startup_failed"
-
-
-def stop_line(name: str, signum: int) -> str:
-    """The one line printed when ``name`` stops on signal ``signum``."""
-    return f"{name}: stopped ({signal.Signals(signum).name})"
 
 
 def serve_foreground(
@@ -82,7 +77,7 @@ def serve_foreground(
         await task
 
     try:
-        asyncio.run(serve())
+        run_sync(serve)
     except SystemExit as exc:  # uvicorn exits this way when the app's startup fails
         raise StartupFailed(f"{name} failed to start (status {exc.code})") from None
     finally:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import importlib.util
+import signal
 import sys
 import tempfile
 from pathlib import Path
@@ -29,6 +30,7 @@ from pathlib import Path
 from gcbridge_harness.app.page_waits import wait_seconds
 
 from gcbridge.cli.harness_progress import Interrupt, ProgressPrinter
+from gcbridge.signals import stop_line
 
 __all__ = ["register", "run", "ProgressPrinter"]
 
@@ -87,7 +89,6 @@ def register(parser: argparse.ArgumentParser) -> None:
     )
     run_parser.set_defaults(func=run)
     parser.set_defaults(func=lambda args: _no_command(parser))
-
 
 
 def _no_command(parser: argparse.ArgumentParser) -> int:
@@ -181,7 +182,7 @@ def run(args: argparse.Namespace) -> int:
         with contextlib.chdir(tmp), interrupt.installed():
             code = int(pytest.main(pytest_args, plugins=[printer]))
     if interrupt.stopped:
-        print("gcbridge harness run: stopped (SIGINT)", file=sys.stderr, flush=True)
+        print(stop_line("gcbridge harness run", signal.SIGINT), file=sys.stderr, flush=True)
         return 130
     printer.summary(report=args.report, engine=args.engine, keyword=args.keyword)
     if code == pytest.ExitCode.NO_TESTS_COLLECTED:

@@ -83,27 +83,28 @@ def _listen(args: argparse.Namespace) -> int:
         from gcbridge.webhooks import DeliveryLog
 
         log = DeliveryLog.from_url(args.delivery_log, tolerance=args.tolerance)
-    sock = bind_port(args.host, args.port)
-    host, port = sock.getsockname()[:2]
-    shown = f"[{host}]" if ":" in host else host
-    extra: dict[str, Any] = {"respond": respond}
-    if clock is not None:
-        extra["clock"] = clock
-    app = create_listen_app(secret, tolerance=args.tolerance, delivery_log=log, **extra)
-
-    def ready() -> None:
-        print(f"gcbridge webhooks listening on http://{shown}:{port}/", flush=True)
-        if log is not None:  # the backend only: a URL can hold a password
-            print(f"de-duplicating with a {log.backend} delivery log", flush=True)
+    # closed however the command ends, a Ctrl-C before serving began included
+    with bind_port(args.host, args.port) as sock:
+        host, port = sock.getsockname()[:2]
+        shown = f"[{host}]" if ":" in host else host
+        extra: dict[str, Any] = {"respond": respond}
         if clock is not None:
-            print(f"judging freshness on the emulator's clock ({clock.url})", flush=True)
-        if respond is not None:
-            steps = ",".join(str(s) for s in respond.steps)
-            print(f"answering deliveries in turn: {steps} (the last repeats)", flush=True)
+            extra["clock"] = clock
+        app = create_listen_app(secret, tolerance=args.tolerance, delivery_log=log, **extra)
 
-    return serve_foreground(
-        app, sock, name="gcbridge webhooks listen", lifespan="off", on_ready=ready
-    )
+        def ready() -> None:
+            print(f"gcbridge webhooks listening on http://{shown}:{port}/", flush=True)
+            if log is not None:  # the backend only: a URL can hold a password
+                print(f"de-duplicating with a {log.backend} delivery log", flush=True)
+            if clock is not None:
+                print(f"judging freshness on the emulator's clock ({clock.url})", flush=True)
+            if respond is not None:
+                steps = ",".join(str(s) for s in respond.steps)
+                print(f"answering deliveries in turn: {steps} (the last repeats)", flush=True)
+
+        return serve_foreground(
+            app, sock, name="gcbridge webhooks listen", lifespan="off", on_ready=ready
+        )
 
 
 def _seconds_hint(timestamp: int) -> str:

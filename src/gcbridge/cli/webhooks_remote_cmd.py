@@ -147,12 +147,14 @@ def _calls(args: argparse.Namespace) -> int:
             print("(no calls)")
         return 0
 
-    try:
-        return _run(args, action)
-    except KeyboardInterrupt:
-        # Ctrl-C is how --follow ends: one line, no traceback, exit 0.
-        print("gcbridge webhooks calls: stopped following (Ctrl-C)", file=sys.stderr)
-        return 0
+    return _run(args, action)
+
+
+def _calls_interrupted(args: argparse.Namespace) -> tuple[str, int] | None:
+    """Ctrl-C is how ``--follow`` ends: one line, exit 0 (any other stop is the rule)."""
+    if args.follow:
+        return "gcbridge webhooks calls: stopped following (Ctrl-C)", 0
+    return None
 
 
 def _replay(args: argparse.Namespace) -> int:
@@ -249,7 +251,7 @@ def register_remote(sub: Any) -> None:
     )
     calls.add_argument("--interval", type=float, default=1.0, help="seconds between polls")
     calls.add_argument("--polls", type=int, help=argparse.SUPPRESS)  # tests: stop after N
-    calls.set_defaults(func=_calls)
+    calls.set_defaults(func=_calls, interrupted=_calls_interrupted)
 
     replay = sub.add_parser(
         "replay", allow_abbrev=False, help="replay a failed call; print the new delivery"

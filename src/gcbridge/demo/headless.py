@@ -100,6 +100,7 @@ def run_headless(
             args=args,
             viewport={"width": 900, "height": 800},
         )
+        app = None
         try:
             page = context.pages[0] if context.pages else context.new_page()
             host = PlaywrightHost(page, stopped)
@@ -117,6 +118,8 @@ def run_headless(
             # Ctrl-C in a terminal may have stopped the browser and driver already
             with contextlib.suppress(PlaywrightError):
                 context.close()
+            if app is not None:
+                app.close()
 
 
 class _DeadDriverAfterStop(logging.Filter):

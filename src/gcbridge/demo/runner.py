@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -16,6 +17,7 @@ from gcbridge.demo.stack import DEFAULT_PORT, DemoStack
 from gcbridge.demo.stopping import Stopper
 from gcbridge.demo.timeline import Timeline, format_event
 from gcbridge.emulator.datadir import make_data_dir
+from gcbridge.signals import stop_line
 
 __all__ = ["DemoOptions", "run_demo", "choose_mode", "FLOW_STEPS"]
 
@@ -70,7 +72,7 @@ def run_demo(
                 raise
             code = 0
     if stop.stopped:
-        print(f"gcbridge demo: stopped ({stop.name})", file=sys.stderr, flush=True)
+        print(stop_line("gcbridge demo", stop.signum or signal.SIGINT), file=sys.stderr, flush=True)
         return stop.exit_code
     return code
 

@@ -18,9 +18,9 @@ from contextlib import contextmanager
 from types import FrameType
 from typing import Any
 
-__all__ = ["DemoStopped", "Stopper", "SIGNALS"]
+from gcbridge.signals import STOP_SIGNALS
 
-SIGNALS = (signal.SIGINT, signal.SIGTERM)
+__all__ = ["DemoStopped", "Stopper"]
 
 
 class DemoStopped(Exception):  # noqa: N818 - a stop, not an error
@@ -85,7 +85,7 @@ class Stopper:
 
     def claim(self) -> None:
         """(Re)install :meth:`handle` for SIGINT and SIGTERM; main thread only."""
-        for sig in SIGNALS:
+        for sig in STOP_SIGNALS:
             signal.signal(sig, self.handle)
 
     @contextmanager
@@ -94,7 +94,7 @@ class Stopper:
         if threading.current_thread() is not threading.main_thread():
             yield self  # signals can only be handled on the main thread; not ours to take
             return
-        previous: dict[int, Any] = {sig: signal.getsignal(sig) for sig in SIGNALS}
+        previous: dict[int, Any] = {sig: signal.getsignal(sig) for sig in STOP_SIGNALS}
         self.claim()
         try:
             yield self

@@ -154,9 +154,7 @@ class Sites:
         return self._by["site_key_id"].get(key_id)
 
 
-def _site_from(
-    raw: Mapping[str, Any], where: str, *, warnings: list[str] | None = None
-) -> Site:
+def _site_from(raw: Mapping[str, Any], where: str, *, warnings: list[str] | None = None) -> Site:
     unknown = set(raw) - set(_FIELDS) - {"allow_weak_secret"}
     if unknown:
         raise ConfigError(f"{where}: unknown keys {sorted(unknown)}", reason="unknown_field")
@@ -189,8 +187,7 @@ def _duplicates(tables: list[Mapping[str, Any]], places: list[str]) -> None:
             value = table.get(attr)
             if value in first:
                 raise ConfigError(
-                    f"{places[index]}: {attr} {value!r} is already that of "
-                    f"{places[first[value]]}",
+                    f"{places[index]}: {attr} {value!r} is already that of {places[first[value]]}",
                     reason="duplicate_site",
                 )
             first[value] = index

@@ -160,8 +160,7 @@ def body_schema(event_type: str | None = None) -> dict[str, Any]:
         return _finish(
             schema,
             title=model.__name__,
-            description=f"The {event_type} delivery body. Fires when: "
-            + EVENT_CATALOG[event_type],
+            description=f"The {event_type} delivery body. Fires when: " + EVENT_CATALOG[event_type],
             examples=[example_body(event_type)],
         )
     models: Any = functools.reduce(operator.or_, EVENT_MODELS.values())

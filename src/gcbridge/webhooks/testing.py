@@ -257,21 +257,20 @@ class WebhookPoster:
         handler's exception comes back as the service's 500 (default: the poster's).
         """
         return run_sync(
-            self.apost(
-                event,
-                duplicate=duplicate,
-                stale=stale,
-                wrong_secret=wrong_secret,
-                delivery_id=delivery_id,
-                retry_count=retry_count,
-                signed_at_ms=signed_at_ms,
-                event_timestamp_ms=event_timestamp_ms,
-                as_service=as_service,
-                headers=headers,
-                target=target,
-                path=path,
-                **overrides,
-            )
+            self.apost,
+            event,
+            duplicate=duplicate,
+            stale=stale,
+            wrong_secret=wrong_secret,
+            delivery_id=delivery_id,
+            retry_count=retry_count,
+            signed_at_ms=signed_at_ms,
+            event_timestamp_ms=event_timestamp_ms,
+            as_service=as_service,
+            headers=headers,
+            target=target,
+            path=path,
+            **overrides,
         )
 
     def post_each(

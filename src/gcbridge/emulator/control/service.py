@@ -174,4 +174,3 @@ class Control:
                 if was_running:
                     await self.dispatcher.start()
                     self.dispatcher.wake()
-
