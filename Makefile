@@ -15,7 +15,7 @@ PYTEST_ARGS ?=
 # tests on fixed ports share one worker (--dist loadgroup)
 PYTEST_XDIST ?= -n auto --dist loadgroup
 
-.PHONY: setup system-deps venv demo test test-clock-skew lint bench bench-publish clean kits-check conformance docs
+.PHONY: setup system-deps venv demo test test-clock-skew test-under-load test-profile lint bench bench-publish clean kits-check conformance docs
 
 setup: system-deps venv
 
@@ -50,10 +50,23 @@ $(SKEW_LIB): .ci/clock_skew.c
 	@mkdir -p $(VENV)
 	gcc -O2 -shared -fPIC -o $@ $< -ldl
 
+SKEWED := LD_PRELOAD=$(abspath $(SKEW_LIB)) GC_CLOCK_SKEW_FILE=$(abspath $(VENV))/clock-skew
+
 test-clock-skew: setup $(SKEW_LIB)
 	@echo "-400" > $(VENV)/clock-skew
-	LD_PRELOAD=$(abspath $(SKEW_LIB)) GC_CLOCK_SKEW_FILE=$(abspath $(VENV))/clock-skew \
+	$(SKEWED) $(PY) -m pytest --gc-engine all $(PYTEST_XDIST) --durations=15 $(PYTEST_ARGS)
+
+# the suite as a shared CI runner sees it: every core also busy with a process at the same
+# priority (.ci/under_load.py), and the clock-skew guard on. Run it before every stop that
+# touched a wait, a server or a subprocess (CONTRIBUTING.md).
+test-under-load: setup lint kits-check $(SKEW_LIB)
+	@echo "-400" > $(VENV)/clock-skew
+	$(PY) .ci/under_load.py -- env $(SKEWED) \
 	  $(PY) -m pytest --gc-engine all $(PYTEST_XDIST) --durations=15 $(PYTEST_ARGS)
+
+# where the suite's time goes: seconds per folder and the slowest fixtures (.ci/suite_profile.py)
+test-profile: setup
+	$(PY) .ci/suite_profile.py $(PYTEST_ARGS)
 
 lint: venv
 	$(VENV)/bin/ruff check src harness tests docs_src docs/gen bench
