@@ -29,12 +29,11 @@ from __future__ import annotations
 
 import os
 import socket
-import subprocess
-import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
 
+import built_artifacts
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -160,16 +159,13 @@ def pytester(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pyte
 
 
 @pytest.fixture(scope="session")
-def gc_wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The wheel of this checkout, built once per session for every test that installs it."""
-    dist = tmp_path_factory.mktemp("wheel")
-    subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(dist), str(ROOT)],
-        check=True,
-        timeout=300,
-    )
-    (built,) = dist.glob("gc_bridge-*-py3-none-any.whl")
-    return built
+def gc_wheel() -> Path:
+    """The wheel of this checkout, built once for every test that installs it.
+
+    Cached by the hash of its sources (tests/built_artifacts.py): a run on unchanged
+    sources takes it from the cache.
+    """
+    return built_artifacts.wheel()
 
 
 @pytest.fixture

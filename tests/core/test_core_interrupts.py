@@ -8,21 +8,23 @@ event loop or a coroutine is half-made must not print "was never awaited" or
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import httpx
 import pytest
 from interrupt_instants import Run, spread
 
+from gcbridge import cli
 from gcbridge.bridge import script
 from gcbridge.emulator.testing import EXAMPLE_SITE, running_emulator
 
 GCBRIDGE = str(Path(sys.executable).with_name("gcbridge"))
 INSTANTS = 50
-INSTANTS_WITH_A_BROWSER = 12
+INSTANTS_WITH_A_BROWSER = 8
 """Each instant of ``harness run`` or ``demo`` starts a browser: seconds of CPU each."""
 WID = EXAMPLE_SITE.website_id
 
@@ -132,3 +134,32 @@ def test_headless_demo_stops_with_one_line_at_each_instant(tmp_path: Path) -> No
         group=True,
     )
     _stopped_once(runs, "gcbridge demo: stopped (SIGINT)", 130)
+
+
+def _parser_running(func: Callable[[argparse.Namespace], int]) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="gcbridge")
+    sub = parser.add_subparsers(dest="command")
+    sub.add_parser("bridge").set_defaults(func=func)
+    return parser
+
+
+def test_a_stop_that_python_wrapped_is_still_the_stop(monkeypatch, capsys) -> None:
+    # Ctrl-C while a lazy import makes a class: "RuntimeError: Error calling __set_name__"
+    def wrapped(args: argparse.Namespace) -> int:
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt as exc:
+            raise RuntimeError("Error calling __set_name__ on '_not_blank'") from exc
+
+    monkeypatch.setattr(cli, "build_parser", lambda: _parser_running(wrapped))
+    assert cli.main(["bridge"]) == 130
+    assert capsys.readouterr().err == "gcbridge bridge: stopped (SIGINT)\n"
+
+
+def test_an_error_not_caused_by_a_stop_is_not_taken_for_one(monkeypatch) -> None:
+    def broken(args: argparse.Namespace) -> int:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(cli, "build_parser", lambda: _parser_running(broken))
+    with pytest.raises(RuntimeError, match="a bug"):
+        cli.main(["bridge"])

@@ -122,10 +122,32 @@ def main(argv: Sequence[str] | None = None) -> int:
     except GcBridgeError as exc:
         print(f"gcbridge: error [{exc.reason}]: {exc}", file=sys.stderr)
         return int(getattr(exc, "exit_code", 1))
-    except KeyboardInterrupt:
-        return _stopped(args, signal.SIGINT)
-    except _Terminated:
-        return _stopped(args, signal.SIGTERM)
+    except (KeyboardInterrupt, _Terminated) as exc:
+        return _stopped(args, _signal_of(exc))
+    except Exception as exc:
+        # A stop that landed where Python wraps what it catches (a class body being
+        # made during a lazy import gives "RuntimeError: Error calling __set_name__")
+        # is still the stop.
+        cause = _stop_behind(exc)
+        if cause is None:
+            raise
+        return _stopped(args, _signal_of(cause))
+
+
+def _signal_of(stop: BaseException) -> int:
+    return signal.SIGTERM if isinstance(stop, _Terminated) else signal.SIGINT
+
+
+def _stop_behind(exc: BaseException) -> BaseException | None:
+    """The Ctrl-C or SIGTERM that ``exc`` was raised from (its causes and contexts), if any."""
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        if isinstance(current, KeyboardInterrupt | _Terminated):
+            return current
+        seen.add(id(current))
+        current = current.__cause__ or current.__context__
+    return None
 
 
 if __name__ == "__main__":  # pragma: no cover

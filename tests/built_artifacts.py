@@ -1,0 +1,77 @@
+"""What the suite builds from this checkout, built once and cached by its sources' hash.
+
+The wheel (``pip wheel --no-deps .``) takes seconds of an isolated build, and several
+tests install it. Like the Kotlin jar of ``make kits-check``, it is kept in the
+gc-bridge cache (``$GC_BRIDGE_CACHE``, else ``~/.cache/gc-bridge``) under the hash of
+every file that goes into it: a change to any source builds a new one. A build goes
+to a temporary directory first and is renamed into place, so two runs at once never
+see half a wheel.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# what hatch puts in the wheel (pyproject.toml: packages, force-include, readme, licence)
+WHEEL_INPUTS = (
+    "src/gcbridge",
+    "harness/gcbridge_harness",
+    "bridge/bridge.js",
+    "pyproject.toml",
+    "README.md",
+    "LICENSE",
+)
+
+
+def cache_root() -> Path:
+    """The gc-bridge cache, shared with ``make kits-check``."""
+    explicit = os.environ.get("GC_BRIDGE_CACHE")
+    if explicit:
+        return Path(explicit)
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "gc-bridge"
+
+
+def sources_digest(root: Path = ROOT, inputs: tuple[str, ...] = WHEEL_INPUTS) -> str:
+    """A hash of the files under ``inputs`` (their paths and bytes), caches excluded."""
+    digest = hashlib.sha256()
+    for name in inputs:
+        top = root / name
+        files = [top] if top.is_file() else sorted(top.rglob("*"))
+        for path in files:
+            if not path.is_file() or "__pycache__" in path.parts:
+                continue
+            digest.update(path.relative_to(root).as_posix().encode() + b"\0")
+            digest.update(path.read_bytes() + b"\0")
+    return digest.hexdigest()[:20]
+
+
+def wheel(root: Path = ROOT) -> Path:
+    """The wheel of ``root``'s sources as they are now: from the cache, or built into it."""
+    home = cache_root() / f"wheel-{sources_digest(root)}"
+    found = sorted(home.glob("gc_bridge-*-py3-none-any.whl"))
+    if found:
+        return found[0]
+    home.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(dir=home.parent, prefix=".building-"))
+    try:
+        subprocess.run(
+            [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(tmp), str(root)],
+            check=True,
+            timeout=300,
+        )
+        with contextlib.suppress(OSError):  # another run put the same wheel in place first
+            tmp.rename(home)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    (built,) = home.glob("gc_bridge-*-py3-none-any.whl")
+    return built
