@@ -1,4 +1,4 @@
-"""What the suite builds from this checkout, built once and cached by its sources' hash.
+"""What the suite builds from this checkout: built once, the wheel cached by its sources' hash.
 
 The wheel (``pip wheel --no-deps .``) takes seconds of an isolated build, and several
 tests install it. Like the Kotlin jar of ``make kits-check``, it is kept in the
@@ -75,3 +75,40 @@ def wheel(root: Path = ROOT) -> Path:
         shutil.rmtree(tmp, ignore_errors=True)
     (built,) = home.glob("gc_bridge-*-py3-none-any.whl")
     return built
+
+
+def fresh_venv(where: Path) -> Path:
+    """A new venv at ``where`` with pip and nothing else, as a user's or a CI runner's is.
+
+    No system site-packages, no link to the development environment.
+    """
+    subprocess.run([sys.executable, "-m", "venv", str(where)], check=True, timeout=300)
+    cfg = (where / "pyvenv.cfg").read_text(encoding="utf-8")
+    assert "include-system-site-packages = false" in cfg
+    return where
+
+
+def user_env(venv: Path, **extra: str) -> dict[str, str]:
+    """A user's shell with ``venv`` activated: no PYTHONPATH into the checkout, no PYTEST_*."""
+    env = {
+        k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "VIRTUAL_ENV", "PYTEST"))
+    }
+    env["PATH"] = f"{venv / 'bin'}{os.pathsep}{env.get('PATH', '')}"
+    env["VIRTUAL_ENV"] = str(venv)
+    env["PIP_DISABLE_PIP_VERSION_CHECK"] = "1"
+    env.update(extra)
+    return env
+
+
+def pip_install(venv: Path, *args: str, cwd: Path) -> None:
+    """``pip install -q ARGS`` in ``venv`` from ``cwd``, as its user would type it."""
+    run = subprocess.run(
+        [str(venv / "bin" / "python"), "-m", "pip", "install", "-q", *args],
+        cwd=cwd,
+        env=user_env(venv),
+        capture_output=True,
+        text=True,
+        timeout=900,
+        check=False,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr

@@ -168,6 +168,19 @@ def gc_wheel() -> Path:
     return built_artifacts.wheel()
 
 
+@pytest.fixture(scope="session")
+def gc_harness_venv(tmp_path_factory: pytest.TempPathFactory, gc_wheel: Path) -> Path:
+    """A fresh venv with ``"<wheel>[harness]"`` installed, as the README and the CI recipes do.
+
+    Installed once per run: the harness install's README commands and both CI recipes
+    run in it (the recipes' own ``pip install`` of the same wheel then finds it there).
+    """
+    work = tmp_path_factory.mktemp("harness-install")
+    venv = built_artifacts.fresh_venv(work / "venv")
+    built_artifacts.pip_install(venv, f"{gc_wheel}[harness]", cwd=work)
+    return venv
+
+
 @pytest.fixture
 def trickling_server() -> Iterator[str]:
     """A server that answers every request one byte at a time, 0.3 s apart, never whole.

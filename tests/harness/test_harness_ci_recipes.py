@@ -1,16 +1,16 @@
 """The CI recipes of harness/README.md, their shell commands run from a clean directory.
 
-Each recipe gets a fresh virtual environment of its own (no system site-packages,
-no link to the development environment); the recipe's own ``pip install`` puts
-the wheel built from this checkout in it, with the ``harness`` extra's
-dependencies from the package index (through pip's cache), exactly as on a CI
-runner. So a dependency the recipe needs and the extra lacks (pytest-xdist for
-``-n auto``) fails here. The browser download step is replaced by the machine's
-Chromium (``GC_BROWSER``). ``PYTEST_ADDOPTS`` narrows the matrix to one scenario
-to keep the test short; the commands are the README's. So ``gcbridge harness
-run`` here is the installed wheel's, outside the checkout, with ``PYTHONPATH``
-unset. The wheel is built once per session (``gc_wheel``); the tests are marked
-``wheel`` and share an xdist group so a parallel run installs them on one worker.
+They run in a fresh virtual environment (no system site-packages, no link to the
+development environment) into which ``"<wheel>[harness]"`` was installed once for
+the run, exactly as the recipes' own ``pip install`` line does (``gc_harness_venv``,
+tests/conftest.py); that line then finds the same wheel there. The wheel's harness
+extra thus brings every dependency the recipes' commands need: one it lacks
+(pytest-xdist for ``-n auto``) fails here. The browser download step is replaced by
+the machine's Chromium (``GC_BROWSER``). ``PYTEST_ADDOPTS`` narrows the matrix to
+one scenario to keep the test short; the commands are the README's. So ``gcbridge
+harness run`` here is the installed wheel's, outside the checkout, with
+``PYTHONPATH`` unset. The tests are marked ``wheel`` and share an xdist group, so a
+parallel run installs on one worker.
 """
 
 from __future__ import annotations
@@ -18,7 +18,6 @@ from __future__ import annotations
 import os
 import re
 import subprocess
-import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -64,19 +63,6 @@ def _recipes() -> dict[str, list[str]]:
     return recipes
 
 
-def _fresh_env(root: Path) -> Path:
-    """A venv of its own with pip and nothing else, as a CI runner's Python has.
-
-    Not a copy or a link of the development environment: the recipe's ``pip
-    install`` brings every dependency. PyGObject (the ``webkit`` extra) is not
-    among them, so WebKit is not found there and the run is Chromium's, as in CI.
-    """
-    subprocess.run([sys.executable, "-m", "venv", str(root / "venv")], check=True, timeout=300)
-    cfg = (root / "venv" / "pyvenv.cfg").read_text(encoding="utf-8")
-    assert "include-system-site-packages = false" in cfg
-    return root / "venv" / "bin"
-
-
 def _environ(bin_dir: Path) -> dict[str, str]:
     # The machine's pip settings (index, certificates) stay: they are how a runner installs.
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "PYTEST"))}
@@ -91,12 +77,16 @@ def _environ(bin_dir: Path) -> dict[str, str]:
 
 
 @pytest.mark.parametrize("recipe", ["github", "gitlab"])
-def test_ci_recipe_runs_from_a_clean_directory(tmp_path: Path, gc_wheel: Path, recipe: str) -> None:
+def test_ci_recipe_runs_from_a_clean_directory(
+    tmp_path: Path, gc_wheel: Path, gc_harness_venv: Path, recipe: str
+) -> None:
     wheel = gc_wheel
     commands = _recipes()[recipe]
-    wanted = re.search(r"\./ci/(gc_bridge-[^\"\[]+\.whl)", "\n".join(commands))
+    wanted = re.search(r"\./ci/(gc_bridge-[^\"\[]+\.whl)\[(\w+)\]", "\n".join(commands))
     assert wanted and wanted.group(1) == wheel.name, "the recipes name the current wheel"
-    bin_dir = _fresh_env(tmp_path)
+    # ...with the extra the shared venv was installed with, so its pip line is the same
+    assert wanted.group(2) == "harness"
+    bin_dir = gc_harness_venv / "bin"
     work = tmp_path / "repo"
     (work / "ci").mkdir(parents=True)
     (work / "ci" / wheel.name).write_bytes(wheel.read_bytes())
@@ -123,7 +113,7 @@ def test_ci_recipe_runs_from_a_clean_directory(tmp_path: Path, gc_wheel: Path, r
         text=True,
         check=True,
     ).stdout
-    assert str(tmp_path / "venv") in where and str(REPO) not in where
+    assert str(gc_harness_venv) in where and str(REPO) not in where
     assert "pass  login: login_on_ready  [chromium, document-end]" in outputs[-1]
     matrix = [line.split() for line in outputs[-1].splitlines() if "chromium/" in line]
     assert matrix == [

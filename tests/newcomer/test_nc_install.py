@@ -10,16 +10,15 @@ there, from a directory outside the checkout. Slow (downloads on a cold cache).
 
 from __future__ import annotations
 
-import os
 import shutil
 import signal
 import subprocess
-import sys
 import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from built_artifacts import fresh_venv, pip_install, user_env
 from nc_support import ROOT, Lines
 
 pytestmark = [
@@ -36,33 +35,6 @@ def sh(argv: list[str], *, cwd: Path, env: dict[str, str] | None = None, timeout
     )
 
 
-def clean_env(venv: Path, **extra: str) -> dict[str, str]:
-    """A user's shell with the venv activated: no PYTHONPATH into the checkout."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "VIRTUAL_ENV"))}
-    env["PATH"] = f"{venv / 'bin'}{os.pathsep}{env.get('PATH', '')}"
-    env["VIRTUAL_ENV"] = str(venv)
-    env.pop("PYTEST_ADDOPTS", None)
-    env.update(extra)
-    return env
-
-
-def make_venv(where: Path) -> Path:
-    run = sh([sys.executable, "-m", "venv", str(where)], cwd=where.parent)
-    assert run.returncode == 0, run.stderr
-    cfg = (where / "pyvenv.cfg").read_text()
-    assert "include-system-site-packages = false" in cfg
-    return where
-
-
-def pip(venv: Path, *args: str, cwd: Path) -> None:
-    run = sh(
-        [str(venv / "bin" / "python"), "-m", "pip", "install", "-q", *args],
-        cwd=cwd,
-        env=clean_env(venv),
-    )
-    assert run.returncode == 0, run.stdout + run.stderr
-
-
 @pytest.fixture(scope="module")
 def work(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("newcomer-install")
@@ -75,16 +47,14 @@ def wheel(gc_wheel: Path) -> Path:
 
 @pytest.fixture(scope="module")
 def base_venv(work: Path, wheel: Path) -> Path:
-    venv = make_venv(work / "base")
-    pip(venv, str(wheel), cwd=work)
+    venv = fresh_venv(work / "base")
+    pip_install(venv, str(wheel), cwd=work)
     return venv
 
 
 @pytest.fixture(scope="module")
-def harness_venv(work: Path, wheel: Path) -> Path:
-    venv = make_venv(work / "harness")
-    pip(venv, f"{wheel}[harness]", cwd=work)  # as the README: "<wheel>[harness]"
-    return venv
+def harness_venv(gc_harness_venv: Path) -> Path:
+    return gc_harness_venv  # "<wheel>[harness]" as the README, once per run (tests/conftest.py)
 
 
 @pytest.fixture
@@ -104,7 +74,7 @@ def test_the_wheel_carries_the_licence_and_bridge_js(wheel: Path) -> None:
 def test_the_base_install_runs_the_sdks_and_names_missing_extras(
     base_venv: Path, wheel: Path, outside: Path
 ) -> None:
-    env = clean_env(base_venv, GC_SSO_SECRET="a-secret-of-24-bytes-xyz", GC_WH="whsec_x")
+    env = user_env(base_venv, GC_SSO_SECRET="a-secret-of-24-bytes-xyz", GC_WH="whsec_x")
     gc = str(base_venv / "bin" / "gcbridge")
     assert sh([gc, "bridge", "--version"], cwd=outside, env=env).stdout.strip() == "1.0.0"
     token = sh(
@@ -147,7 +117,7 @@ def test_the_base_install_runs_the_sdks_and_names_missing_extras(
 
 
 def test_the_harness_install_runs_the_readme_commands(harness_venv: Path, outside: Path) -> None:
-    env = clean_env(harness_venv)
+    env = user_env(harness_venv)
     gc = str(harness_venv / "bin" / "gcbridge")
     emulator = Lines(
         [gc, "emulator", "--port", "0", "--data-dir", ".gcbridge"], cwd=outside, env=env
@@ -175,14 +145,14 @@ def test_the_harness_install_runs_the_readme_commands(harness_venv: Path, outsid
 
 
 def test_the_checkout_install_names_the_checkout_then_takes_the_extra(work: Path) -> None:
-    venv = make_venv(work / "checkout")
-    pip(venv, "-e", ".", cwd=ROOT)
-    env = clean_env(venv)
+    venv = fresh_venv(work / "checkout")
+    pip_install(venv, "-e", ".", cwd=ROOT)
+    env = user_env(venv)
     gc = str(venv / "bin" / "gcbridge")
     run = sh([gc, "emulator", "--port", "0"], cwd=work, env=env)
     assert run.returncode == 2, run.stderr
     assert f"-m pip install -e '{ROOT}[emulator]'" in run.stderr
-    pip(venv, "-e", ".[harness]", cwd=ROOT)  # the README's line, from the checkout
+    pip_install(venv, "-e", ".[harness]", cwd=ROOT)  # the README's line, from the checkout
     helped = sh([gc, "emulator", "--help"], cwd=work, env=env)
     assert helped.returncode == 0 and "ready" in helped.stdout
     shutil.rmtree(venv)
