@@ -1,7 +1,8 @@
-"""The harness fails loudly (issue 16.1) and names its runs the same wherever the bridge is.
+"""The harness fails loudly and names its runs the same wherever the bridge is.
 
-Run as an app team runs it: ``pytest --pyargs gcbridge_harness.scenarios ...`` in a
-subprocess from a directory of their own.
+Run as an app team runs it: ``pytest --pyargs gcbridge_harness.scenarios ...`` from a
+directory of their own; in a subprocess where a browser starts, in this process
+where none does (a usage error, a collection): the same plugins load either way.
 """
 
 from __future__ import annotations
@@ -14,10 +15,17 @@ from gcbridge.bridge import script
 pytest_plugins = ["pytester"]
 
 
+HARNESS = ("--pyargs", "gcbridge_harness.scenarios", "-p", "no:cacheprovider")
+
+
 def _run(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
-    return pytester.runpytest_subprocess(
-        "--pyargs", "gcbridge_harness.scenarios", "-p", "no:cacheprovider", *args, timeout=240
-    )
+    """A run that starts a browser: in a process of its own."""
+    return pytester.runpytest_subprocess(*HARNESS, *args, timeout=240)
+
+
+def _run_here(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
+    """A run that starts no browser (it stops at a usage error, or only collects)."""
+    return pytester.runpytest_inprocess(*HARNESS, *args)
 
 
 def _one_line_error(result: pytest.RunResult) -> str:
@@ -30,14 +38,14 @@ def _one_line_error(result: pytest.RunResult) -> str:
 @pytest.mark.parametrize("form", ["space", "equals"])
 def test_missing_bridge_file_is_one_usage_error(pytester: pytest.Pytester, form: str) -> None:
     args = ["--gc-bridge", "nosuch/bridge.js"] if form == "space" else ["--gc-bridge=nosuch.js"]
-    result = _run(pytester, *args)
+    result = _run_here(pytester, *args)
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     assert ": no such file" in _one_line_error(result)
 
 
 def test_bridge_directory_is_one_usage_error(pytester: pytest.Pytester) -> None:
     pytester.mkdir("bridge-dir")
-    result = _run(pytester, "--gc-bridge=bridge-dir")
+    result = _run_here(pytester, "--gc-bridge=bridge-dir")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     assert "a directory, not bridge.js" in _one_line_error(result)
 
@@ -48,9 +56,9 @@ def test_browser_asked_for_and_missing_fails_the_run(
 ) -> None:
     if how == "env":
         monkeypatch.setenv("GC_BROWSER", "nosuch")
-        result = _run(pytester)
+        result = _run_here(pytester)
     else:
-        result = _run(pytester, "--gc-browser", "/nonexistent/chrome")
+        result = _run_here(pytester, "--gc-browser", "/nonexistent/chrome")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     line = _one_line_error(result)
     assert "chromium" in line and "is not an executable file" in line
@@ -91,7 +99,7 @@ def test_ids_do_not_depend_on_where_the_bridge_lives(pytester: pytest.Pytester) 
         ["--gc-bridge", "deep/ios/Resources/bridge.js"],
         [f"--gc-bridge={far}"],
     ):
-        result = _run(pytester, "--collect-only", "-q", *args)
+        result = _run_here(pytester, "--collect-only", "-q", *args)
         assert result.ret == 0, result.stdout.str()
         listings.append([line for line in result.outlines if "::" in line])
 
@@ -166,7 +174,7 @@ def test_cli_wait_reaches_the_scenarios(tmp_path) -> None:
 
 @pytest.mark.parametrize("value", ["0", "-3", "soon", "601"])
 def test_gc_wait_out_of_range_is_one_usage_error(pytester: pytest.Pytester, value: str) -> None:
-    result = _run(pytester, f"--gc-wait={value}")
+    result = _run_here(pytester, f"--gc-wait={value}")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     # pytest's own usage message, naming the option and the range
     assert f"argument --gc-wait: '{value}': seconds between 0 and 600" in result.stderr.str()
