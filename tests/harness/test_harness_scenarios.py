@@ -160,7 +160,7 @@ def test_harness_fails_a_bridge_acting_only_on_ready(pytester: pytest.Pytester) 
 def test_an_engine_named_but_missing_fails_the_run(pytester: pytest.Pytester) -> None:
     # No Chromium at this path and none elsewhere on a PATH that is empty.
     pytester.makepyfile(test_x="def test_x(engine): pass")
-    result = pytester.runpytest_subprocess(
+    result = pytester.runpytest_inprocess(  # a usage error: no browser starts
         "--gc-engine", "chromium", "--gc-browser", "/nonexistent/chromium", "-p", "no:cacheprovider"
     )
     assert result.ret == pytest.ExitCode.USAGE_ERROR
@@ -176,7 +176,7 @@ def test_webkit_named_but_missing_fails_the_run(
     # Without Xvfb on PATH WebKit is not found; the same line names it and its install.
     monkeypatch.setenv("PATH", str(pytester.path))
     pytester.makepyfile(test_x="def test_x(engine): pass")
-    result = pytester.runpytest_subprocess("--gc-engine", "webkit", "-p", "no:cacheprovider")
+    result = pytester.runpytest_inprocess("--gc-engine", "webkit", "-p", "no:cacheprovider")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     errors = [line for line in result.errlines if line.strip()]
     assert len(errors) == 1, result.errlines
