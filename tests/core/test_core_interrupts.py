@@ -1,7 +1,8 @@
 """Ctrl-C at any instant of a command's life: one line, the command's exit status, nothing else.
 
-Fifty instants per command, spread over its start (imports, its first requests), its
-polls and its waits (``tests/interrupt_instants.py``). A Ctrl-C that lands while an
+Fifty instants for ``calls --follow``, fewer for the commands that start a server or
+a browser at each (see the counts below), spread over each command's start (imports,
+its first requests), its polls and its waits (``tests/interrupt_instants.py``). A Ctrl-C that lands while an
 event loop or a coroutine is half-made must not print "was never awaited" or
 "Exception ignored"; one that lands during the imports must not print a traceback.
 """
@@ -24,6 +25,9 @@ from gcbridge.emulator.testing import EXAMPLE_SITE, running_emulator
 
 GCBRIDGE = str(Path(sys.executable).with_name("gcbridge"))
 INSTANTS = 50
+INSTANTS_WITH_A_SERVER = 25
+"""``listen`` and ``emulator exec`` import and start a server at each instant (about 1 s of
+CPU each): half as many, on the same code path as ``calls`` up to the command's start."""
 INSTANTS_WITH_A_BROWSER = 8
 """Each instant of ``harness run`` or ``demo`` starts a browser: seconds of CPU each."""
 WID = EXAMPLE_SITE.website_id
@@ -76,7 +80,7 @@ def test_webhooks_listen_stops_with_one_line_at_each_instant() -> None:
         argv,
         env=_env(GC_TEST_SECRET="whsec-test"),
         is_ready=lambda run: bool(run.stdout),  # "gcbridge webhooks listening on ..."
-        count=INSTANTS,
+        count=INSTANTS_WITH_A_SERVER,
         after=0.5,
     )
     _stopped_once(runs, "gcbridge webhooks listen: stopped (SIGINT)", 130)
@@ -88,7 +92,7 @@ def test_emulator_exec_stops_with_one_line_at_each_instant(tmp_path: Path) -> No
         argv,
         env=_env(),
         is_ready=lambda run: any("emulator ready on" in line for line in run.stderr),
-        count=INSTANTS,
+        count=INSTANTS_WITH_A_SERVER,
         after=0.5,
         cwd=tmp_path,
     )
