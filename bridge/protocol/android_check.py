@@ -1,0 +1,282 @@
+"""Compile the whole Android kit against the real Android classes and run its JVM tests.
+
+    python bridge/protocol/android_check.py            # what kits_check.py's kotlin step does
+
+Everything comes from Maven Central through ``mvn`` (bridge/platforms/android/check/):
+
+- ``kotlinc/pom.xml``: the Kotlin compiler (``kotlin-compiler-embeddable``), run with ``java``;
+- ``pom.xml``: ``org.robolectric:android-all`` (the Android framework's real classes, one API
+  level), ``kotlinx-coroutines-android``, ``kotlin-stdlib`` and JUnit 4;
+- ``stubs/``: androidx.webkit, which only Google's Maven repository serves, as a stub written
+  from its API reference; only the kit's adapter ``GcWebkit.kt`` uses it.
+
+The jars are copied once into ``~/.cache/gc-bridge/android-toolchain-<hash of the poms>`` (Maven's
+own repository under ``~/.cache/gc-bridge/m2``; ``$GC_BRIDGE_CACHE`` moves both), the compiled
+classes into ``android-build-<hash of the sources>``. The kit's main sources are compiled on their
+own (``java.*`` from the JDK, at release 17, as android-all has none), then its tests
+(``gccomments/src/test``), which JUnit runs on the JVM, and the app-side table runner.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+ANDROID = ROOT / "bridge" / "platforms" / "android"
+CHECK = ANDROID / "check"
+SRC = ANDROID / "gccomments" / "src"
+MAIN = SRC / "main" / "java"
+TEST = SRC / "test" / "java"
+PACKAGE = "dev.gcbridge.comments"
+COMPILER = "org.jetbrains.kotlin.cli.jvm.K2JVMCompiler"
+
+
+class ToolchainError(Exception):
+    """A tool is missing or Maven could not fetch (the message says which, and how to fix)."""
+
+
+def cache_root() -> Path:
+    explicit = os.environ.get("GC_BRIDGE_CACHE")
+    if explicit:
+        return Path(explicit)
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "gc-bridge"
+
+
+def _digest(paths: list[Path], extra: str = "") -> str:
+    hasher = hashlib.sha256(extra.encode())
+    for path in paths:
+        hasher.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return hasher.hexdigest()[:16]
+
+
+def _property(pom: Path, name: str) -> str:
+    found = re.search(rf"<{re.escape(name)}>([^<]+)</{re.escape(name)}>", pom.read_text())
+    if found is None:
+        raise ToolchainError(f"{pom}: no <{name}> property")
+    return found.group(1)
+
+
+@dataclass(frozen=True)
+class Toolchain:
+    compiler: list[Path]
+    classpath: list[Path]
+    kotlin: str
+    language: str
+    api: int
+    android_all: str
+    junit: str
+
+
+def _jar_version(jars: list[Path], artifact: str) -> str:
+    for jar in jars:
+        found = re.fullmatch(rf"{re.escape(artifact)}-(.+)\.jar", jar.name)
+        if found:
+            return found.group(1)
+    return "?"
+
+
+def _copy_dependencies(pom: Path, into: Path, repo: Path) -> None:
+    mvn = shutil.which("mvn")
+    if mvn is None:
+        raise ToolchainError("mvn not found; install it with: sudo apt-get install -y maven")
+    command = [
+        mvn, "-B", "-f", str(pom), "dependency:copy-dependencies",
+        f"-DoutputDirectory={into}", f"-Dmaven.repo.local={repo}",
+    ]  # fmt: skip
+    process = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+    )
+    assert process.stdout is not None
+    tail: list[str] = []
+    for line in process.stdout:
+        tail = [*tail[-30:], line.rstrip()]
+        if line.startswith("Downloaded from"):
+            # progress: one line per artifact (android-all alone is about 180 MB)
+            print("    " + line.split(": ", 1)[-1].strip(), flush=True)
+    if process.wait() != 0:
+        detail = "\n".join(tail)
+        raise ToolchainError(f"mvn could not fetch {pom} (Maven Central must be reachable):\n{detail}")
+
+
+def toolchain() -> Toolchain:
+    """The compiler's and the kit's jars, fetched once per pom version."""
+    poms = [CHECK / "kotlinc" / "pom.xml", CHECK / "pom.xml"]
+    home = cache_root() / f"android-toolchain-{_digest(poms)}"
+    stamp = home / ".installed"
+    if not stamp.is_file():
+        print(
+            f"==> fetching the Android kit's toolchain from Maven Central into {home}\n"
+            "    (once: the Kotlin compiler, android-all, coroutines, JUnit; about 250 MB)",
+            flush=True,
+        )
+        cache_root().mkdir(parents=True, exist_ok=True)
+        work = Path(tempfile.mkdtemp(prefix="android-toolchain-", dir=cache_root()))
+        try:
+            _copy_dependencies(poms[0], work / "kotlinc", cache_root() / "m2")
+            _copy_dependencies(poms[1], work / "classpath", cache_root() / "m2")
+            (work / ".installed").write_text("ok\n")
+            shutil.rmtree(home, ignore_errors=True)
+            work.rename(home)
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+    classpath = sorted((home / "classpath").glob("*.jar"))
+    return Toolchain(
+        compiler=sorted((home / "kotlinc").glob("*.jar")),
+        classpath=classpath,
+        kotlin=_property(poms[0], "kotlin.version"),
+        language=_property(poms[1], "kotlin.languageVersion"),
+        api=int(_property(poms[1], "android.api")),
+        android_all=_jar_version(classpath, "android-all"),
+        junit=_jar_version(classpath, "junit"),
+    )
+
+
+@dataclass(frozen=True)
+class Build:
+    toolchain: Toolchain
+    main: Path
+    test: Path
+    stubs: Path
+    main_files: int
+    test_classes: list[str]
+
+    def runtime(self) -> str:
+        return os.pathsep.join(map(str, [self.test, self.main, self.stubs, *self.toolchain.classpath]))
+
+
+def _sources(overrides: dict[str, Path]) -> tuple[list[Path], list[Path], list[Path]]:
+    main = sorted(MAIN.rglob("*.kt"))
+    names = {p.name for p in main}
+    unknown = set(overrides) - names
+    if unknown:
+        raise ToolchainError(f"no such kit source to replace: {sorted(unknown)}")
+    main = [overrides.get(p.name, p) for p in main]
+    return main, sorted(TEST.rglob("*.kt")), sorted((CHECK / "stubs").rglob("*.java"))
+
+
+def _run(command: list[str], what: str) -> None:
+    done = subprocess.run(command, capture_output=True, text=True, timeout=900)
+    if done.returncode != 0:
+        lines = [ln for ln in (done.stdout + done.stderr).splitlines() if ln.strip()]
+        errors = [ln for ln in lines if "error:" in ln] or lines[-40:]
+        raise ToolchainError(f"{what} failed:\n" + "\n".join(errors))
+
+
+def _kotlinc(tools: Toolchain, sources: list[Path], classpath: list[Path], out: Path, *flags: str) -> None:
+    java = shutil.which("java") or "java"
+    command = [
+        java, "-Xss8m", "-cp", os.pathsep.join(map(str, tools.compiler)), COMPILER,
+        "-jvm-target", "17", "-no-stdlib", "-no-reflect", *flags,
+        "-language-version", tools.language, "-api-version", tools.language,
+        "-classpath", os.pathsep.join(map(str, classpath)), "-d", str(out), *map(str, sources),
+    ]  # fmt: skip
+    _run(command, "kotlinc " + out.name)
+
+
+def build(overrides: dict[str, Path] | None = None) -> Build:
+    """Compiles the stubs, the kit's main sources (on their own) and its tests; cached."""
+    overrides = overrides or {}
+    if shutil.which("java") is None or shutil.which("javac") is None:
+        raise ToolchainError("java/javac not found; install: sudo apt-get install -y openjdk-17-jdk-headless")
+    tools = toolchain()
+    main, test, stubs = _sources(overrides)
+    key = _digest(main + test + stubs, extra=f"{tools.kotlin} {tools.language} {tools.android_all}")
+    out = cache_root() / f"android-build-{key}"
+    dirs = {name: out / name for name in ("stubs", "main", "test")}
+    if not (out / ".built").is_file():
+        print(f"==> compiling the Android kit ({len(main)} files) with Kotlin {tools.kotlin}", flush=True)
+        cache_root().mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix="android-build-", dir=cache_root()))
+        try:
+            work = {name: tmp / name for name in dirs}
+            android = [p for p in tools.classpath if p.name.startswith("android-all")]
+            javac = shutil.which("javac") or "javac"
+            _run(
+                [javac, "--release", "17", "-nowarn", "-cp", os.pathsep.join(map(str, android)),
+                 "-d", str(work["stubs"]), *map(str, stubs)],
+                "javac (androidx.webkit stub)",
+            )  # fmt: skip
+            # android-all holds android.*, org.json and the like, not java.*: that is the JDK's
+            # (as in Robolectric); -Xjdk-release keeps it at the kit's Java 17
+            _kotlinc(tools, main, [work["stubs"], *tools.classpath], work["main"], "-Xjdk-release=17")
+            _kotlinc(tools, test, [work["main"], work["stubs"], *tools.classpath], work["test"])
+            (tmp / ".built").write_text("ok\n")
+            shutil.rmtree(out, ignore_errors=True)
+            tmp.rename(out)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+    prefix = PACKAGE.replace(".", "/")
+    tests = sorted(
+        f"{PACKAGE}.{p.stem}"
+        for p in (dirs["test"] / prefix).glob("*Test.class")
+        if "$" not in p.stem
+    )
+    return Build(tools, dirs["main"], dirs["test"], dirs["stubs"], len(main), tests)
+
+
+@dataclass(frozen=True)
+class JUnitResult:
+    passed: int
+    total: int
+    output: str
+
+
+def run_junit(built: Build) -> JUnitResult:
+    java = shutil.which("java") or "java"
+    done = subprocess.run(
+        [java, "-cp", built.runtime(), "org.junit.runner.JUnitCore", *built.test_classes],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    out = done.stdout + done.stderr
+    ok = re.search(r"^OK \((\d+) tests?\)", out, re.M)
+    if ok:
+        return JUnitResult(int(ok.group(1)), int(ok.group(1)), "")
+    counts = re.search(r"^Tests run: (\d+),\s+Failures: (\d+)", out, re.M)
+    if counts is None:
+        return JUnitResult(0, 0, out.strip()[-3000:])
+    total, failed = int(counts.group(1)), int(counts.group(2))
+    failures = [ln for ln in out.splitlines() if re.match(r"^\d+\) ", ln) or ln.startswith(("java.lang.AssertionError", "org.junit"))]
+    return JUnitResult(total - failed, total, "\n".join(failures))
+
+
+def run_main(built: Build, main_class: str, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    java = shutil.which("java") or "java"
+    return subprocess.run(
+        [java, "-cp", built.runtime(), f"{PACKAGE}.{main_class}", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+def main() -> int:
+    try:
+        built = build()
+    except ToolchainError as exc:
+        print(exc)
+        return 1
+    result = run_junit(built)
+    if result.output:
+        print(result.output)
+    tools = built.toolchain
+    print(
+        f"android: {built.main_files} kit files compiled by Kotlin {tools.kotlin} against "
+        f"android-all {tools.android_all} (API {tools.api}); JUnit {result.passed}/{result.total}"
+    )
+    return 0 if result.total and result.passed == result.total else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
