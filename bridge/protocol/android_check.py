@@ -208,7 +208,9 @@ def build(overrides: dict[str, Path] | None = None) -> Build:
             # android-all holds android.*, org.json and the like, not java.*: that is the JDK's
             # (as in Robolectric); -Xjdk-release keeps it at the kit's Java 17
             _kotlinc(tools, main, [work["stubs"], *tools.classpath], work["main"], "-Xjdk-release=17")
-            _kotlinc(tools, test, [work["main"], work["stubs"], *tools.classpath], work["test"])
+            # -Xfriend-paths: the tests see the kit's internals, as in Gradle's test source set
+            friends = f"-Xfriend-paths={work['main']}"
+            _kotlinc(tools, test, [work["main"], work["stubs"], *tools.classpath], work["test"], friends)
             (tmp / ".built").write_text("ok\n")
             shutil.rmtree(out, ignore_errors=True)
             tmp.rename(out)

@@ -29,4 +29,6 @@ dependencies {
     // WebViewCompat.addWebMessageListener / addDocumentStartJavaScript
     implementation("androidx.webkit:webkit:1.12.1")
     implementation("org.jetbrains.kotlinx:kotlinx-coroutines-android:1.9.0")
+    // src/test: JVM unit tests of the kit's policies (make kits-check runs them against android-all)
+    testImplementation("junit:junit:4.13.2")
 }
