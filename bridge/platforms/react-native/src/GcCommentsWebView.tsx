@@ -17,11 +17,14 @@
  */
 import { forwardRef, useCallback, useEffect, useImperativeHandle, useMemo, useRef, useState } from 'react';
 import { AppState, Linking } from 'react-native';
+import type { ReactElement } from 'react';
 import type { StyleProp, ViewStyle } from 'react-native';
 import { WebView } from 'react-native-webview';
-import type { WebViewMessageEvent, WebViewNavigation } from 'react-native-webview';
+import type { WebViewMessageEvent, WebViewNavigation, WebViewProps } from 'react-native-webview';
 import type {
   ShouldStartLoadRequest,
+  WebViewErrorEvent,
+  WebViewHttpErrorEvent,
   WebViewNavigationEvent,
   WebViewRenderProcessGoneEvent,
   WebViewTerminatedEvent,
@@ -33,6 +36,18 @@ import type { SsoEffect } from './coordinator';
 import { originOf, ssoLoginScript, ssoLogoutScript, withApiPublicKey } from './protocol';
 import type { GcWidgetEvent } from './protocol';
 import { LIFECYCLE_SCRIPT, RESTORED_MESSAGE } from './lifecycle';
+import { CrashGuard, decideRecovery } from './crashGuard';
+import { GcErrorView } from './GcErrorView';
+import {
+  debuggingEnabled,
+  isErrorStatus,
+  isLoadError,
+  isWidgetPage,
+  linkAction,
+  passThrough,
+  withUserAgentToken,
+} from './webViewProps';
+import type { GcLoadError, KitOwnedProp } from './webViewProps';
 
 export interface GcCommentsWebViewProps {
   /** gc_url from thread-load (GET {base_url}/api/pub/thread-load/, called by your app or backend). */
@@ -67,6 +82,17 @@ export interface GcCommentsWebViewProps {
   /** Milliseconds clock for the time spent in the background (default `Date.now`). */
   now?: () => number;
   style?: StyleProp<ViewStyle>;
+  /**
+   * The widget's page failed to load (`onError` / `onHttpError` of its main frame), or its web
+   * content process died more than 3 times in a minute; `retry` loads it again.
+   */
+  onLoadError?: (error: GcLoadError, retry: () => void) => void;
+  /** Your error view (default: the kit's `GcErrorView`, a message and a Retry button); return null for none. */
+  renderError?: (error: GcLoadError, retry: () => void) => ReactElement | null;
+  /** Safari Web Inspector / chrome://inspect (react-native-webview's prop); default: on in `__DEV__` only. */
+  webviewDebuggingEnabled?: boolean;
+  /** More react-native-webview props (media, zoom, `applicationNameForUserAgent`...), except the kit's own. */
+  webViewProps?: Omit<WebViewProps, KitOwnedProp> & { applicationNameForUserAgent?: string };
 }
 
 /** Imperative handle: `ref.current.refreshSso()` after the app's own login, `logout()` on sign-out. */
@@ -83,6 +109,11 @@ export const GcCommentsWebView = forwardRef<GcCommentsWebViewHandle, GcCommentsW
     const { gcUrl, apiPublicKey, fetchSsoData, resolveConflict, appUser, onWidgetEvent, onError, style } =
       props;
     const webView = useRef<WebView>(null);
+    // A load error or a crash loop: the error view instead of the WebView until Retry.
+    const [loadError, setLoadError] = useState<GcLoadError | null>(null);
+    const crashGuard = useRef(new CrashGuard());
+    // A web content process that died while the app was in the background: remount when active.
+    const recoveryPending = useRef(false);
     // Bumped by a `reload` effect: a new key remounts the WebView (a dead Android WebView
     // cannot be reused; on iOS a remount also brings back a blank view).
     const [generation, setGeneration] = useState(0);
@@ -108,6 +139,43 @@ export const GcCommentsWebView = forwardRef<GcCommentsWebViewHandle, GcCommentsW
       () => widgetOrigin !== null && originOf(pageUrl.current) === widgetOrigin,
       [widgetOrigin],
     );
+
+    const retry = useCallback(() => {
+      crashGuard.current.reset();
+      recoveryPending.current = false;
+      pageUrl.current = null;
+      setLoadError(null);
+      setGeneration((value) => value + 1);
+    }, []);
+
+    const failed = useCallback(
+      (error: GcLoadError) => {
+        props.onLoadError?.(error, retry);
+        setLoadError(error);
+      },
+      [props.onLoadError, retry], // eslint-disable-line react-hooks/exhaustive-deps
+    );
+
+    // Remount after a dead web content process, bounded by the crash guard (crashGuard.ts) and
+    // deferred while the app is in the background.
+    const recover = useCallback(() => {
+      if (!recoveryPending.current) {
+        return;
+      }
+      const clock = callbacks.current.now ?? Date.now;
+      switch (decideRecovery(crashGuard.current, clock(), AppState.currentState === 'active')) {
+        case 'now':
+          recoveryPending.current = false;
+          setGeneration((value) => value + 1);
+          break;
+        case 'give-up':
+          recoveryPending.current = false;
+          failed({ url: pageUrl.current, crashLoop: true, description: 'the web content process died too often' });
+          break;
+        default: // 'defer': AppState 'active' tries again
+          break;
+      }
+    }, [failed]);
 
     const perform = useCallback(
       (effects: SsoEffect[], cause?: unknown): void => {
@@ -152,14 +220,15 @@ export const GcCommentsWebView = forwardRef<GcCommentsWebViewHandle, GcCommentsW
             case 'reload':
               pageUrl.current = null;
               app.onContentProcessGone?.();
-              setGeneration((value) => value + 1);
+              recoveryPending.current = true;
+              recover();
               break;
             default: // 'ignore', 'discard': nothing to do
               break;
           }
         }
       },
-      [onWidgetPage],
+      [onWidgetPage, recover],
     );
 
     const refreshSso = useCallback((): Promise<void> => {
@@ -235,6 +304,7 @@ export const GcCommentsWebView = forwardRef<GcCommentsWebViewHandle, GcCommentsW
       let wentAway: number | null = null;
       const subscription = AppState.addEventListener('change', (state) => {
         if (state === 'active') {
+          recover();
           if (wentAway !== null) {
             const seconds = Math.max(0, (clock() - wentAway) / 1000);
             wentAway = null;
@@ -245,7 +315,7 @@ export const GcCommentsWebView = forwardRef<GcCommentsWebViewHandle, GcCommentsW
         }
       });
       return () => subscription.remove();
-    }, [perform]);
+    }, [perform, recover]);
 
     const onLoad = useCallback(
       (event: WebViewNavigationEvent) => {
@@ -261,22 +331,54 @@ export const GcCommentsWebView = forwardRef<GcCommentsWebViewHandle, GcCommentsW
       pageUrl.current = navigation.url;
     }, []);
 
-    // Links in comments leave the widget: open them in the system browser.
+    // Links in comments leave the widget (webViewProps.ts linkAction): other pages open in the
+    // system browser, mailto: / tel: in the user's apps.
     const onShouldStartLoadWithRequest = useCallback(
       (request: ShouldStartLoadRequest) => {
-        if (request.isTopFrame === false || originOf(request.url) === widgetOrigin) {
+        const action = linkAction(request.url, widgetOrigin, request.isTopFrame !== false);
+        if (action === 'stay') {
           return true;
         }
-        if (/^https?:/i.test(request.url)) {
-          void Linking.openURL(request.url);
+        if (action !== 'block') {
+          Linking.openURL(request.url).catch(() => undefined);
         }
         return false;
       },
       [widgetOrigin],
     );
 
+    // The widget's page could not be loaded: the error view, onLoadError.
+    const onPageError = useCallback(
+      (event: WebViewErrorEvent) => {
+        const { url, code, description, domain } = event.nativeEvent;
+        if (isLoadError(domain, code) && isWidgetPage(url, widgetOrigin)) {
+          failed({ url, code, description, domain });
+        }
+      },
+      [widgetOrigin, failed],
+    );
+    const onPageHttpError = useCallback(
+      (event: WebViewHttpErrorEvent) => {
+        const { url, statusCode, description } = event.nativeEvent;
+        if (isErrorStatus(statusCode) && isWidgetPage(url, widgetOrigin)) {
+          failed({ url, httpStatus: statusCode, description });
+        }
+      },
+      [widgetOrigin, failed],
+    );
+
+    if (loadError !== null) {
+      if (props.renderError) {
+        return props.renderError(loadError, retry);
+      }
+      return <GcErrorView error={loadError} retry={retry} style={style} />;
+    }
+
+    const extra = passThrough(props.webViewProps);
+
     return (
       <WebView
+        {...extra}
         key={generation}
         ref={webView}
         source={source}
@@ -296,7 +398,12 @@ export const GcCommentsWebView = forwardRef<GcCommentsWebViewHandle, GcCommentsW
         onRenderProcessGone={onRenderProcessGone}
         onNavigationStateChange={onNavigationStateChange}
         onShouldStartLoadWithRequest={onShouldStartLoadWithRequest}
+        onError={onPageError}
+        onHttpError={onPageHttpError}
         setSupportMultipleWindows={false}
+        // gc-bridge/<version>: the service and support see which bridge an app runs
+        applicationNameForUserAgent={withUserAgentToken(props.webViewProps?.applicationNameForUserAgent)}
+        webviewDebuggingEnabled={debuggingEnabled(props.webviewDebuggingEnabled, __DEV__)}
       />
     );
   },
