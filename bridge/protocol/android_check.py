@@ -19,6 +19,8 @@ own (``java.*`` from the JDK, at release 17, as android-all has none), then its 
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import hashlib
 import os
 import re
@@ -49,6 +51,15 @@ def cache_root() -> Path:
         return Path(explicit)
     base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
     return Path(base) / "gc-bridge"
+
+
+@contextlib.contextmanager
+def _locked(name: str):
+    """One process at a time fetches or compiles (pytest-xdist workers share the cache)."""
+    cache_root().mkdir(parents=True, exist_ok=True)
+    with open(cache_root() / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield
 
 
 def _digest(paths: list[Path], extra: str = "") -> str:
@@ -92,9 +103,7 @@ def _copy_dependencies(pom: Path, into: Path, repo: Path) -> None:
         mvn, "-B", "-f", str(pom), "dependency:copy-dependencies",
         f"-DoutputDirectory={into}", f"-Dmaven.repo.local={repo}",
     ]  # fmt: skip
-    process = subprocess.Popen(
-        command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
-    )
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     assert process.stdout is not None
     tail: list[str] = []
     for line in process.stdout:
@@ -104,7 +113,27 @@ def _copy_dependencies(pom: Path, into: Path, repo: Path) -> None:
             print("    " + line.split(": ", 1)[-1].strip(), flush=True)
     if process.wait() != 0:
         detail = "\n".join(tail)
-        raise ToolchainError(f"mvn could not fetch {pom} (Maven Central must be reachable):\n{detail}")
+        raise ToolchainError(
+            f"mvn could not fetch {pom} (Maven Central must be reachable):\n{detail}"
+        )
+
+
+def _fetch(poms: list[Path], home: Path) -> None:
+    print(
+        f"==> fetching the Android kit's toolchain from Maven Central into {home}\n"
+        "    (once: the Kotlin compiler, android-all, coroutines, JUnit; about 250 MB)",
+        flush=True,
+    )
+    cache_root().mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(prefix="android-toolchain-", dir=cache_root()))
+    try:
+        _copy_dependencies(poms[0], work / "kotlinc", cache_root() / "m2")
+        _copy_dependencies(poms[1], work / "classpath", cache_root() / "m2")
+        (work / ".installed").write_text("ok\n")
+        shutil.rmtree(home, ignore_errors=True)
+        work.rename(home)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
 
 
 def toolchain() -> Toolchain:
@@ -112,22 +141,9 @@ def toolchain() -> Toolchain:
     poms = [CHECK / "kotlinc" / "pom.xml", CHECK / "pom.xml"]
     home = cache_root() / f"android-toolchain-{_digest(poms)}"
     stamp = home / ".installed"
-    if not stamp.is_file():
-        print(
-            f"==> fetching the Android kit's toolchain from Maven Central into {home}\n"
-            "    (once: the Kotlin compiler, android-all, coroutines, JUnit; about 250 MB)",
-            flush=True,
-        )
-        cache_root().mkdir(parents=True, exist_ok=True)
-        work = Path(tempfile.mkdtemp(prefix="android-toolchain-", dir=cache_root()))
-        try:
-            _copy_dependencies(poms[0], work / "kotlinc", cache_root() / "m2")
-            _copy_dependencies(poms[1], work / "classpath", cache_root() / "m2")
-            (work / ".installed").write_text("ok\n")
-            shutil.rmtree(home, ignore_errors=True)
-            work.rename(home)
-        finally:
-            shutil.rmtree(work, ignore_errors=True)
+    with _locked("android-toolchain"):
+        if not stamp.is_file():
+            _fetch(poms, home)
     classpath = sorted((home / "classpath").glob("*.jar"))
     return Toolchain(
         compiler=sorted((home / "kotlinc").glob("*.jar")),
@@ -150,7 +166,9 @@ class Build:
     test_classes: list[str]
 
     def runtime(self) -> str:
-        return os.pathsep.join(map(str, [self.test, self.main, self.stubs, *self.toolchain.classpath]))
+        return os.pathsep.join(
+            map(str, [self.test, self.main, self.stubs, *self.toolchain.classpath])
+        )
 
 
 def _sources(overrides: dict[str, Path]) -> tuple[list[Path], list[Path], list[Path]]:
@@ -171,7 +189,9 @@ def _run(command: list[str], what: str) -> None:
         raise ToolchainError(f"{what} failed:\n" + "\n".join(errors))
 
 
-def _kotlinc(tools: Toolchain, sources: list[Path], classpath: list[Path], out: Path, *flags: str) -> None:
+def _kotlinc(
+    tools: Toolchain, sources: list[Path], classpath: list[Path], out: Path, *flags: str
+) -> None:
     java = shutil.which("java") or "java"
     command = [
         java, "-Xss8m", "-cp", os.pathsep.join(map(str, tools.compiler)), COMPILER,
@@ -182,40 +202,54 @@ def _kotlinc(tools: Toolchain, sources: list[Path], classpath: list[Path], out: 
     _run(command, "kotlinc " + out.name)
 
 
+def _compile(
+    tools: Toolchain, main: list[Path], test: list[Path], stubs: list[Path], out: Path
+) -> None:
+    dirs = {name: out / name for name in ("stubs", "main", "test")}
+    print(
+        f"==> compiling the Android kit ({len(main)} files) with Kotlin {tools.kotlin}", flush=True
+    )
+    cache_root().mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix="android-build-", dir=cache_root()))
+    try:
+        work = {name: tmp / name for name in dirs}
+        android = [p for p in tools.classpath if p.name.startswith("android-all")]
+        javac = shutil.which("javac") or "javac"
+        _run(
+            [javac, "--release", "17", "-nowarn", "-cp", os.pathsep.join(map(str, android)),
+             "-d", str(work["stubs"]), *map(str, stubs)],
+            "javac (androidx.webkit stub)",
+        )  # fmt: skip
+        # android-all holds android.*, org.json and the like, not java.*: that is the JDK's
+        # (as in Robolectric); -Xjdk-release keeps it at the kit's Java 17
+        _kotlinc(tools, main, [work["stubs"], *tools.classpath], work["main"], "-Xjdk-release=17")
+        # -Xfriend-paths: the tests see the kit's internals, as in Gradle's test source set
+        friends = f"-Xfriend-paths={work['main']}"
+        _kotlinc(
+            tools, test, [work["main"], work["stubs"], *tools.classpath], work["test"], friends
+        )
+        (tmp / ".built").write_text("ok\n")
+        shutil.rmtree(out, ignore_errors=True)
+        tmp.rename(out)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 def build(overrides: dict[str, Path] | None = None) -> Build:
     """Compiles the stubs, the kit's main sources (on their own) and its tests; cached."""
     overrides = overrides or {}
     if shutil.which("java") is None or shutil.which("javac") is None:
-        raise ToolchainError("java/javac not found; install: sudo apt-get install -y openjdk-17-jdk-headless")
+        raise ToolchainError(
+            "java/javac not found; install: sudo apt-get install -y openjdk-17-jdk-headless"
+        )
     tools = toolchain()
     main, test, stubs = _sources(overrides)
     key = _digest(main + test + stubs, extra=f"{tools.kotlin} {tools.language} {tools.android_all}")
     out = cache_root() / f"android-build-{key}"
     dirs = {name: out / name for name in ("stubs", "main", "test")}
-    if not (out / ".built").is_file():
-        print(f"==> compiling the Android kit ({len(main)} files) with Kotlin {tools.kotlin}", flush=True)
-        cache_root().mkdir(parents=True, exist_ok=True)
-        tmp = Path(tempfile.mkdtemp(prefix="android-build-", dir=cache_root()))
-        try:
-            work = {name: tmp / name for name in dirs}
-            android = [p for p in tools.classpath if p.name.startswith("android-all")]
-            javac = shutil.which("javac") or "javac"
-            _run(
-                [javac, "--release", "17", "-nowarn", "-cp", os.pathsep.join(map(str, android)),
-                 "-d", str(work["stubs"]), *map(str, stubs)],
-                "javac (androidx.webkit stub)",
-            )  # fmt: skip
-            # android-all holds android.*, org.json and the like, not java.*: that is the JDK's
-            # (as in Robolectric); -Xjdk-release keeps it at the kit's Java 17
-            _kotlinc(tools, main, [work["stubs"], *tools.classpath], work["main"], "-Xjdk-release=17")
-            # -Xfriend-paths: the tests see the kit's internals, as in Gradle's test source set
-            friends = f"-Xfriend-paths={work['main']}"
-            _kotlinc(tools, test, [work["main"], work["stubs"], *tools.classpath], work["test"], friends)
-            (tmp / ".built").write_text("ok\n")
-            shutil.rmtree(out, ignore_errors=True)
-            tmp.rename(out)
-        finally:
-            shutil.rmtree(tmp, ignore_errors=True)
+    with _locked(f"android-build-{key}"):
+        if not (out / ".built").is_file():
+            _compile(tools, main, test, stubs, out)
     prefix = PACKAGE.replace(".", "/")
     tests = sorted(
         f"{PACKAGE}.{p.stem}"
@@ -248,11 +282,17 @@ def run_junit(built: Build) -> JUnitResult:
     if counts is None:
         return JUnitResult(0, 0, out.strip()[-3000:])
     total, failed = int(counts.group(1)), int(counts.group(2))
-    failures = [ln for ln in out.splitlines() if re.match(r"^\d+\) ", ln) or ln.startswith(("java.lang.AssertionError", "org.junit"))]
+    failures = [
+        ln
+        for ln in out.splitlines()
+        if re.match(r"^\d+\) ", ln) or ln.startswith(("java.lang.AssertionError", "org.junit"))
+    ]
     return JUnitResult(total - failed, total, "\n".join(failures))
 
 
-def run_main(built: Build, main_class: str, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+def run_main(
+    built: Build, main_class: str, *args: str, stdin: str | None = None
+) -> subprocess.CompletedProcess[str]:
     java = shutil.which("java") or "java"
     return subprocess.run(
         [java, "-cp", built.runtime(), f"{PACKAGE}.{main_class}", *args],

@@ -217,7 +217,7 @@ internal class GcChromeClient(
                 handled = true
                 when (val action = GcLinkPolicy.forNewWindow(url, widgetOrigin, hasGesture = true)) {
                     GcLinkAction.STAY -> loadInPlace(url ?: return)
-                    GcLinkAction.BROWSER, GcLinkAction.OS -> GcLinks.open(view.context, url ?: return, action)
+                    GcLinkAction.BROWSER, GcLinkAction.OS -> GcLinks.openLink(view.context, url ?: return, action)
                     GcLinkAction.BLOCK -> Unit
                 }
                 popup.post { popup.destroy() }

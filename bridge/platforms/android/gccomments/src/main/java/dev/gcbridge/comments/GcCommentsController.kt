@@ -369,7 +369,7 @@ class GcCommentsController(
             val url = request.url.toString()
             val action = GcLinkPolicy.forNavigation(url, widgetOrigin, request.isForMainFrame, request.hasGesture())
             if (action == GcLinkAction.STAY) return false
-            GcLinks.open(view.context, url, action)
+            GcLinks.openLink(view.context, url, action)
             return true
         }
 

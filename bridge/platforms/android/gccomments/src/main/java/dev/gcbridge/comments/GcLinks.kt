@@ -9,7 +9,7 @@ import java.net.URISyntaxException
 /** Opens what [GcLinkPolicy] sends out of the WebView: the system browser, or the OS. */
 internal object GcLinks {
     /** Opens [url] as [action] says (BROWSER or OS); false when nothing could open it. */
-    fun open(context: Context, url: String, action: GcLinkAction): Boolean {
+    fun openLink(context: Context, url: String, action: GcLinkAction): Boolean {
         val intent = when (action) {
             GcLinkAction.BROWSER -> browsable(Uri.parse(url))
             GcLinkAction.OS -> intentFor(url) ?: return false
@@ -21,7 +21,7 @@ internal object GcLinks {
             true
         } catch (e: ActivityNotFoundException) {
             val fallback = fallbackUrl(url) ?: return false
-            open(context, fallback, GcLinkAction.BROWSER)
+            openLink(context, fallback, GcLinkAction.BROWSER)
         } catch (e: SecurityException) {
             false
         }
