@@ -167,3 +167,24 @@ def test_the_kit_reads_a_message_only_after_checking_its_type():
 def test_the_toolchain_is_maven_not_debians_kotlin():
     deps = (ROOT / ".ci" / "system_deps.py").read_text()
     assert '"maven"' in deps and '"kotlin"' not in deps
+
+
+def test_the_compose_module_wraps_the_controller_and_is_declared():
+    compose = ANDROID / "gccomments-compose"
+    source = (compose / "src/main/java/dev/gcbridge/comments/compose/GcComments.kt").read_text()
+    for needle in (
+        "@Composable\nfun GcComments(",
+        "AndroidView(",
+        "GcCommentsController(",
+        "Lifecycle.Event.ON_PAUSE -> controller.onPause()",
+        "Lifecycle.Event.ON_RESUME -> controller.onResume()",
+        "controller.destroy()",
+        "controller.appLoginStateChanged(appUser)",
+        "rememberLauncherForActivityResult",
+    ):
+        assert needle in source, needle
+    build = (compose / "build.gradle.kts").read_text()
+    assert 'api(project(":gccomments"))' in build and "compose = true" in build
+    settings = (ANDROID / "settings.gradle.kts").read_text()
+    assert 'include(":gccomments-compose")' in settings
+    assert "GcComments(" in (ANDROID / "README.md").read_text()
