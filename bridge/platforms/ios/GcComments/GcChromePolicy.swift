@@ -43,7 +43,9 @@ public enum GcChromePolicy {
     /// navigation cancelled (`NSURLErrorCancelled`), nor WebKit's "frame load interrupted" (102)
     /// that follows the kit's own `.cancel` of a link it sent to the browser.
     public static func isLoadError(domain: String, code: Int) -> Bool {
-        if domain == NSURLErrorDomain && code == NSURLErrorCancelled {
+        // literals, not NSURLErrorDomain / NSURLErrorCancelled: on Linux those live in
+        // FoundationNetworking, and this file is Foundation only
+        if domain == "NSURLErrorDomain" && code == -999 {
             return false
         }
         if domain == "WebKitErrorDomain" && code == 102 {

@@ -56,10 +56,10 @@ public enum GcRecovery: Equatable {
 /// that is not on screen (it recovers when it appears), and within the `GcCrashGuard`'s budget.
 /// Deferred recoveries spend the budget only when they happen.
 public enum GcRecoveryPolicy {
-    public static func decide(_ guard: GcCrashGuard, now: TimeInterval, foreground: Bool, visible: Bool) -> GcRecovery {
+    public static func decide(_ crashGuard: GcCrashGuard, now: TimeInterval, foreground: Bool, visible: Bool) -> GcRecovery {
         guard foreground, visible else {
             return .deferred
         }
-        return `guard`.allow(now: now) ? .now : .giveUp
+        return crashGuard.allow(now: now) ? .now : .giveUp
     }
 }
