@@ -18,22 +18,23 @@ public enum GcLinkPolicy {
     /// Schemes an app of the user's handles (mail, phone, messages, maps, FaceTime).
     public static let osSchemes: Set<String> = ["mailto", "tel", "sms", "maps", "facetime", "facetime-audio"]
 
-    /// A navigation: `isMainFrame` of the top document (sub-frames keep their own http(s) loads),
+    /// A navigation: `isMainFrame` of the top document (a sub-frame keeps its own loads),
     /// `userTapped` when the user activated a link (`WKNavigationType.linkActivated`).
     public static func forNavigation(_ url: URL?, widgetOrigin: String, isMainFrame: Bool, userTapped: Bool) -> GcLinkAction {
         guard let url, let scheme = url.scheme?.lowercased() else {
             return .block
         }
-        if scheme == "http" || scheme == "https" {
-            return !isMainFrame || GcOrigin.of(url) == widgetOrigin ? .stay : .browser
-        }
         if osSchemes.contains(scheme) {
             return userTapped ? .os : .block
         }
-        if url.absoluteString == "about:blank" || scheme == "about" && !isMainFrame {
+        // a sub-frame's own loads (an embed, about:srcdoc, blob:) are the frame's business
+        if !isMainFrame {
             return .stay
         }
-        return .block
+        if scheme == "http" || scheme == "https" {
+            return GcOrigin.of(url) == widgetOrigin ? .stay : .browser
+        }
+        return url.absoluteString == "about:blank" ? .stay : .block
     }
 
     /// A new window (`target=_blank`, `window.open`): the widget's origin opens in place, other

@@ -108,8 +108,8 @@ const OS_SCHEMES = new Set(['mailto', 'tel', 'sms', 'smsto', 'geo', 'maps']);
 
 /**
  * Where a navigation goes: the widget's origin stays, other pages open in the system browser,
- * `mailto:` / `tel:` / `sms:` / `geo:` in the user's apps, anything else is refused.
- * Sub-frame loads of http(s) stay in their frame (an embed in a comment).
+ * `mailto:` / `tel:` / `sms:` / `geo:` in the user's apps, anything else in the top frame is
+ * refused; a sub-frame's own loads stay in it.
  */
 export function linkAction(url: string, widgetOrigin: string | null, isTopFrame: boolean): LinkAction {
   const match = /^([a-zA-Z][a-zA-Z0-9+.-]*):/.exec(url);
@@ -117,11 +117,14 @@ export function linkAction(url: string, widgetOrigin: string | null, isTopFrame:
     return 'block';
   }
   const scheme = match[1].toLowerCase();
-  if (scheme === 'http' || scheme === 'https') {
-    return !isTopFrame || (widgetOrigin !== null && originOf(url) === widgetOrigin) ? 'stay' : 'browser';
-  }
   if (OS_SCHEMES.has(scheme)) {
     return 'os';
+  }
+  if (!isTopFrame) {
+    return 'stay'; // a sub-frame's own loads (an embed, about:srcdoc, blob:) are the frame's business
+  }
+  if (scheme === 'http' || scheme === 'https') {
+    return widgetOrigin !== null && originOf(url) === widgetOrigin ? 'stay' : 'browser';
   }
   return url === 'about:blank' ? 'stay' : 'block';
 }

@@ -66,6 +66,9 @@ test('links: the widget stays, pages go to the browser, mailto and tel to the OS
     ['javascript:alert(1)', true, 'block'],
     ['file:///etc/passwd', true, 'block'],
     ['about:blank', true, 'stay'],
+    ['about:srcdoc', false, 'stay'],
+    ['blob:https://comments.example/1d2c', true, 'block'],
+    ['tel:+15551234', false, 'os'],
     ['no scheme', true, 'block'],
   ];
   for (const [url, top, expected] of cases) {

@@ -40,6 +40,8 @@ final class GcPolicyTests: XCTestCase {
         XCTAssertEqual(nav("javascript:alert(1)"), .block)
         XCTAssertEqual(nav("file:///etc/passwd"), .block)
         XCTAssertEqual(nav("about:blank"), .stay)
+        XCTAssertEqual(nav("about:srcdoc", main: false), .stay)
+        XCTAssertEqual(nav("tel:+15551234", main: false), .os)
     }
 
     func testNewWindows() {

@@ -20,25 +20,24 @@ enum class GcLinkAction {
  * - the widget's origin stays in the WebView, in place, for a new window too;
  * - other http(s) pages go to the system browser;
  * - `mailto:`, `tel:`, `sms:`, `geo:` and `intent:` go to the OS, only on a user's tap;
- * - anything else is refused (WebView cannot load these schemes, and `file:` / `content:` /
- *   `javascript:` from a page must not reach the app's files or run as the app).
+ * - anything else in the main frame is refused (WebView cannot load these schemes, and
+ *   `file:` / `content:` / `javascript:` from a page must not reach the app's files or run as
+ *   the app); a sub-frame's own loads stay in it.
  */
 object GcLinkPolicy {
     /** Schemes that an app of the user's handles (dialer, mail, maps). */
     val OS_SCHEMES: Set<String> = setOf("mailto", "tel", "sms", "smsto", "geo", "intent")
 
-    /**
-     * A navigation ([isMainFrame]: of the top document; [hasGesture]: the user tapped).
-     * Sub-frame loads of http(s) stay in their frame (an embed inside a comment).
-     */
+    /** A navigation ([isMainFrame]: of the top document; [hasGesture]: the user tapped). */
     fun forNavigation(url: String?, widgetOrigin: String, isMainFrame: Boolean, hasGesture: Boolean): GcLinkAction {
         val scheme = schemeOf(url) ?: return GcLinkAction.BLOCK
-        if (scheme == "http" || scheme == "https") {
-            if (!isMainFrame || GcOrigin.of(url) == widgetOrigin) return GcLinkAction.STAY
-            return GcLinkAction.BROWSER
-        }
         if (scheme in OS_SCHEMES) return if (hasGesture) GcLinkAction.OS else GcLinkAction.BLOCK
-        if (scheme == "about" && url == "about:blank") return GcLinkAction.STAY
+        // a sub-frame's own loads (an embed, about:srcdoc, blob:) are the frame's business
+        if (!isMainFrame) return GcLinkAction.STAY
+        if (scheme == "http" || scheme == "https") {
+            return if (GcOrigin.of(url) == widgetOrigin) GcLinkAction.STAY else GcLinkAction.BROWSER
+        }
+        if (url == "about:blank") return GcLinkAction.STAY
         return GcLinkAction.BLOCK
     }
 

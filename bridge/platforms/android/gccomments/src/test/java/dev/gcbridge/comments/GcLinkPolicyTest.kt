@@ -43,6 +43,14 @@ class GcLinkPolicyTest {
     }
 
     @Test
+    fun aSubFramesOwnLoadsStayInIt() {
+        assertEquals(STAY, nav("about:srcdoc", mainFrame = false))
+        assertEquals(STAY, nav("blob:https://comments.example/1d2c", mainFrame = false))
+        assertEquals(OS, nav("tel:+15551234", mainFrame = false))
+        assertEquals(BLOCK, nav("blob:https://comments.example/1d2c"))
+    }
+
+    @Test
     fun newWindowsOfTheWidgetOpenInPlaceOthersInTheBrowser() {
         assertEquals(STAY, GcLinkPolicy.forNewWindow("https://comments.example/profile/7", widget, hasGesture = true))
         assertEquals(BROWSER, GcLinkPolicy.forNewWindow("https://author.example/", widget, hasGesture = true))
