@@ -9,9 +9,7 @@ import android.net.http.SslError
 import android.os.Handler
 import android.os.Looper
 import android.os.SystemClock
-import android.view.View
 import android.view.ViewGroup
-import android.view.ViewTreeObserver
 import android.webkit.JavascriptInterface
 import android.webkit.RenderProcessGoneDetail
 import android.webkit.SslErrorHandler
@@ -86,10 +84,15 @@ class GcCommentsController(
 
     /** Dialogs, files, full screen, permissions, console, new windows (one for every WebView). */
     private val chromeClient = GcChromeClient(widgetOrigin, options.chrome, { this.webView }) { url -> this.webView.loadUrl(url) }
-    /** The view shown in the WebView's place (a load error, too many crashes), or null. */
-    private var errorView: View? = null
-    /** A replaced WebView waits to load the widget until the app is in the foreground and it is on screen. */
-    private var pendingLoad: ViewTreeObserver.OnPreDrawListener? = null
+    /** The error view in the WebView's place, and the deferred load of a replaced WebView. */
+    private val host = GcWebViewHost(
+        options,
+        clock,
+        isForeground = { pausedAt == null },
+        currentWebView = { this.webView },
+        load = { this.webView.loadUrl(widgetUrl) },
+        retry = ::retry,
+    )
 
     /** Configure the WebView, install the bridge and the channel, load the widget. */
     fun start() {
@@ -101,15 +104,15 @@ class GcCommentsController(
     fun destroy() {
         fetchJob?.cancel()
         chromeClient.release()
-        cancelPendingLoad()
+        host.cancelLoad()
         webView.destroy()
     }
 
     /** Load the widget again (the error view's Retry; after `onLoadError`): a fresh crash budget. */
     fun retry() {
         options.crashGuard.reset()
-        hideError()
-        cancelPendingLoad()
+        host.hideError()
+        host.cancelLoad()
         webView.loadUrl(widgetUrl)
     }
 
@@ -135,7 +138,7 @@ class GcCommentsController(
         val since = pausedAt ?: return
         pausedAt = null
         perform(coordinator.resume(maxOf(0L, clock() - since) / 1000.0))
-        loadIfDue() // a render process that died while the app was away
+        host.resumed() // a render process that died while the app was away
     }
 
     @SuppressLint("SetJavaScriptEnabled")
@@ -177,62 +180,12 @@ class GcCommentsController(
             parent.removeView(dead)
             parent.addView(fresh, index, params)
         }
-        cancelPendingLoad()
+        host.cancelLoad()
         dead.destroy()
         webView = fresh
         setUp(fresh)
         onWebViewReplaced(fresh)
-        loadIfDue(recovering = true)
-    }
-
-    /** Loads the widget into a replaced WebView if [GcRecoveryPolicy] allows it now. */
-    private fun loadIfDue(recovering: Boolean = pendingLoad != null) {
-        if (!recovering) return
-        val view = webView
-        when (GcRecoveryPolicy.decide(options.crashGuard, clock(), foreground = pausedAt == null, visible = view.isShown)) {
-            GcRecovery.NOW -> {
-                cancelPendingLoad()
-                view.loadUrl(widgetUrl)
-            }
-            GcRecovery.DEFER -> if (pendingLoad == null) {
-                // checked again before every frame the window draws, and at onResume
-                val listener = ViewTreeObserver.OnPreDrawListener {
-                    if (pausedAt == null && webView.isShown) mainThread.post { loadIfDue() }
-                    true
-                }
-                pendingLoad = listener
-                view.viewTreeObserver.addOnPreDrawListener(listener)
-            }
-            GcRecovery.GIVE_UP -> {
-                cancelPendingLoad()
-                showError(GcLoadError(widgetUrl, description = "the web content process died too often"))
-            }
-        }
-    }
-
-    private fun cancelPendingLoad() {
-        val listener = pendingLoad ?: return
-        pendingLoad = null
-        webView.viewTreeObserver.removeOnPreDrawListener(listener)
-    }
-
-    /** The error view in the WebView's place (the app's, or none), and the app's callback. */
-    private fun showError(error: GcLoadError) {
-        options.onLoadError(error, ::retry)
-        val factory = options.errorView ?: return
-        val parent = webView.parent as? ViewGroup ?: return
-        hideError()
-        val view = factory.create(webView.context, error, ::retry)
-        parent.addView(view, parent.indexOfChild(webView) + 1, webView.layoutParams)
-        webView.visibility = View.INVISIBLE
-        errorView = view
-    }
-
-    private fun hideError() {
-        val view = errorView ?: return
-        errorView = null
-        (view.parent as? ViewGroup)?.removeView(view)
-        webView.visibility = View.VISIBLE
+        host.recover()
     }
 
     /** Call when the app's own user signs in, switches or signs out ([user]: any identity, null when signed out). */
@@ -377,7 +330,7 @@ class GcCommentsController(
         override fun onReceivedError(view: WebView, request: WebResourceRequest, error: WebResourceError) {
             val url = request.url.toString()
             if (view !== webView || !GcLoadErrorPolicy.isWidgetLoadError(url, request.isForMainFrame, widgetOrigin)) return
-            showError(GcLoadError(url, error.errorCode, error.description?.toString().orEmpty()))
+            host.showError(GcLoadError(url, error.errorCode, error.description?.toString().orEmpty()))
         }
 
         /** An HTTP error status for the widget's page (4xx, 5xx): no widget on it either. */
@@ -385,14 +338,14 @@ class GcCommentsController(
             val url = request.url.toString()
             if (view !== webView || !GcLoadErrorPolicy.isWidgetLoadError(url, request.isForMainFrame, widgetOrigin)) return
             if (!GcLoadErrorPolicy.isErrorStatus(errorResponse.statusCode)) return
-            showError(GcLoadError(url, description = errorResponse.reasonPhrase.orEmpty(), httpStatus = errorResponse.statusCode))
+            host.showError(GcLoadError(url, description = errorResponse.reasonPhrase.orEmpty(), httpStatus = errorResponse.statusCode))
         }
 
         /** A TLS error is never overridden (the load is cancelled, as by default); for the widget's page, the error view. */
         override fun onReceivedSslError(view: WebView, handler: SslErrorHandler, error: SslError) {
             handler.cancel()
             if (view === webView && GcOrigin.of(error.url) == widgetOrigin) {
-                showError(GcLoadError(error.url, ERROR_FAILED_SSL_HANDSHAKE, "TLS error ${error.primaryError}"))
+                host.showError(GcLoadError(error.url, ERROR_FAILED_SSL_HANDSHAKE, "TLS error ${error.primaryError}"))
             }
         }
     }
