@@ -108,9 +108,9 @@ def _copy_dependencies(pom: Path, into: Path, repo: Path) -> None:
     tail: list[str] = []
     for line in process.stdout:
         tail = [*tail[-30:], line.rstrip()]
-        if line.startswith("Downloaded from"):
-            # progress: one line per artifact (android-all alone is about 180 MB)
-            print("    " + line.split(": ", 1)[-1].strip(), flush=True)
+        if "Downloaded from" in line and ".jar " in line:
+            # progress: one line per jar, "name-version.jar (size at speed)"; android-all is ~180 MB
+            print("    " + line.rsplit("/", 1)[-1].strip(), flush=True)
     if process.wait() != 0:
         detail = "\n".join(tail)
         raise ToolchainError(

@@ -216,7 +216,8 @@ def check_kotlin(
     try:
         built = android_check.build(overrides)
     except android_check.ToolchainError as exc:
-        return Outcome("kotlin", 0, _total(), f"kotlin: {exc}")
+        facts = "the Android kit was NOT compiled (the error is above); no JVM test ran"
+        return Outcome("kotlin", 0, _total(), f"kotlin: {exc}", facts, False)
     junit = android_check.run_junit(built)
     run = android_check.run_main(built, "GcSsoCoordinatorTableKt", str(TABLE))
     found = re.search(r"^kotlin: (\d+)/(\d+) cases passed", run.stdout, re.M)

@@ -158,7 +158,8 @@ def test_swift_gc_sso_login_is_json_encoded():
 
 
 def test_every_kit_glue_wires_the_lifecycle():
-    swift = (PLATFORMS / "ios" / "GcComments" / "GcCommentsViewController.swift").read_text()
+    glue = sorted((PLATFORMS / "ios" / "GcComments").glob("GcCommentsViewController*.swift"))
+    swift = "\n".join(path.read_text() for path in glue)
     for needle in (
         "func webViewWebContentProcessDidTerminate(_ webView: WKWebView)",
         "perform(coordinator.contentTerminated())",

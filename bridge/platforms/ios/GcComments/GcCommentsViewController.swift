@@ -69,7 +69,7 @@ public final class GcCommentsViewController: UIViewController, WKScriptMessageHa
     /// Bounds the recoveries from a dead web content process (3 a minute; see `GcCrashGuard`).
     public var crashGuard = GcCrashGuard()
 
-    private let widgetURL: URL
+    let widgetURL: URL
     private let widgetOrigin: Origin
     private let ssoProvider: GcSsoDataProvider?
     private let bridgeSource: String
@@ -77,15 +77,15 @@ public final class GcCommentsViewController: UIViewController, WKScriptMessageHa
     public private(set) var webView: WKWebView!
     /// Every decision (when to fetch, inject, sign out, ask, discard) is the coordinator's;
     /// this controller only performs the effects it returns.
-    private let coordinator: GcSsoCoordinator
+    let coordinator: GcSsoCoordinator
     private var fetchTask: Task<Void, Never>?
-    private var backgroundSince: TimeInterval?
+    var backgroundSince: TimeInterval?
     /// The widget's origin as the pure policies compare it (`GcOrigin.of`).
     let widgetOriginKey: String
     private var uiDelegate: GcUIDelegate?
-    private var errorView: UIView?
+    var errorView: UIView?
     /// A dead web content process waits for the foreground and the screen to be reloaded.
-    private var recoveryPending = false
+    var recoveryPending = false
 
     /// - Parameters:
     ///   - gcURL: `gc_url` from thread-load (`GET {base_url}/api/pub/thread-load/`).
@@ -190,87 +190,6 @@ public final class GcCommentsViewController: UIViewController, WKScriptMessageHa
         checkContentProcess()
     }
 
-    // MARK: - Load errors and recovery
-
-    /// Load the widget again (the error view's Retry, or your own after `onLoadError`): a fresh
-    /// crash budget.
-    public func retry() {
-        crashGuard.reset()
-        hideErrorView()
-        recoveryPending = false
-        webView?.load(URLRequest(url: widgetURL))
-    }
-
-    private func applyInspectable() {
-        if #available(iOS 16.4, *) {
-            webView?.isInspectable = isInspectable
-        }
-    }
-
-    /// Reloads after a dead web content process when `GcRecoveryPolicy` allows it: now, once the
-    /// app is in the foreground and this screen in a window, or never (too many in a minute:
-    /// the error view, whose Retry starts afresh).
-    private func recoverIfDue() {
-        guard recoveryPending, let webView else {
-            return
-        }
-        let visible = viewIfLoaded?.window != nil
-        switch GcRecoveryPolicy.decide(crashGuard, now: clock(), foreground: backgroundSince == nil, visible: visible) {
-        case .now:
-            recoveryPending = false
-            // After a termination webView.url can be nil, and reload() then does nothing.
-            if webView.url == nil {
-                webView.load(URLRequest(url: widgetURL))
-            } else {
-                webView.reload()
-            }
-        case .deferred:
-            break
-        case .giveUp:
-            recoveryPending = false
-            loadFailed(GcLoadError(url: widgetURL))
-        }
-    }
-
-    /// Back in the foreground: a deferred recovery now, or a liveness probe (as Hotwire Native's
-    /// `queryWebContentProcessState`): WebKit may not report a process it killed in the
-    /// background until much later, and the screen stays blank meanwhile.
-    private func checkContentProcess() {
-        if recoveryPending {
-            recoverIfDue()
-            return
-        }
-        guard let webView, webView.url != nil else {
-            return
-        }
-        webView.evaluateJavaScript("1") { [weak self] _, error in
-            guard let self, let error = error as? WKError, error.code == .webContentProcessTerminated else {
-                return
-            }
-            self.perform(self.coordinator.contentTerminated())
-        }
-    }
-
-    /// The widget could not be shown: `onLoadError`, and the error view over the web view.
-    func loadFailed(_ error: GcLoadError) {
-        let retry: () -> Void = { [weak self] in self?.retry() }
-        onLoadError?(error, retry)
-        guard showsErrorView, isViewLoaded else {
-            return
-        }
-        hideErrorView()
-        let errorView = makeErrorView?(error, retry) ?? GcErrorView(error: error, retry: retry)
-        errorView.frame = view.bounds
-        errorView.autoresizingMask = [.flexibleWidth, .flexibleHeight]
-        view.addSubview(errorView)
-        self.errorView = errorView
-    }
-
-    private func hideErrorView() {
-        errorView?.removeFromSuperview()
-        errorView = nil
-    }
-
     // MARK: - App login state
 
     /// Call when the app's own user signs in, switches or signs out (`user`: any identity, nil when signed out).
@@ -292,7 +211,7 @@ public final class GcCommentsViewController: UIViewController, WKScriptMessageHa
     // MARK: - Effects
 
     /// Performs what the coordinator decided; `cause` is the failure behind an `.error` effect.
-    private func perform(_ effects: [GcSsoEffect], cause: Error? = nil) {
+    func perform(_ effects: [GcSsoEffect], cause: Error? = nil) {
         for effect in effects {
             switch effect {
             case let .fetch(id, _, _):
@@ -410,27 +329,6 @@ public final class GcCommentsViewController: UIViewController, WKScriptMessageHa
         if let url = webView.url, Origin(url: url) == widgetOrigin {
             perform(coordinator.pageFinished())
         }
-    }
-
-    /// Links in comments leave the widget (`GcLinkPolicy`): other pages open in the system
-    /// browser, `mailto:` / `tel:` in the user's apps; the widget's origin stays.
-    public func webView(
-        _ webView: WKWebView,
-        decidePolicyFor navigationAction: WKNavigationAction
-    ) async -> WKNavigationActionPolicy {
-        let url = navigationAction.request.url
-        let action = GcLinkPolicy.forNavigation(
-            url, widgetOrigin: widgetOriginKey,
-            isMainFrame: navigationAction.targetFrame?.isMainFrame != false,
-            userTapped: navigationAction.navigationType == .linkActivated
-        )
-        guard action != .stay else {
-            return .allow
-        }
-        if let url, action != .block {
-            _ = await UIApplication.shared.open(url)
-        }
-        return .cancel
     }
 }
 
