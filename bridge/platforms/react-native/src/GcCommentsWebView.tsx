@@ -15,7 +15,7 @@
  * `contentTerminated()`, whose `reload` effect remounts the WebView; `AppState` back to
  * `active` -> `resume(seconds in the background)`.
  */
-import { forwardRef, useCallback, useEffect, useImperativeHandle, useMemo, useRef, useState } from 'react';
+import { forwardRef, useCallback, useEffect, useImperativeHandle, useMemo, useRef } from 'react';
 import { AppState, Linking } from 'react-native';
 import type { ReactElement } from 'react';
 import type { StyleProp, ViewStyle } from 'react-native';
@@ -23,8 +23,6 @@ import { WebView } from 'react-native-webview';
 import type { WebViewMessageEvent, WebViewNavigation, WebViewProps } from 'react-native-webview';
 import type {
   ShouldStartLoadRequest,
-  WebViewErrorEvent,
-  WebViewHttpErrorEvent,
   WebViewNavigationEvent,
   WebViewRenderProcessGoneEvent,
   WebViewTerminatedEvent,
@@ -36,17 +34,9 @@ import type { SsoEffect } from './coordinator';
 import { originOf, ssoLoginScript, ssoLogoutScript, withApiPublicKey } from './protocol';
 import type { GcWidgetEvent } from './protocol';
 import { LIFECYCLE_SCRIPT, RESTORED_MESSAGE } from './lifecycle';
-import { CrashGuard, decideRecovery } from './crashGuard';
 import { GcErrorView } from './GcErrorView';
-import {
-  debuggingEnabled,
-  isErrorStatus,
-  isLoadError,
-  isWidgetPage,
-  linkAction,
-  passThrough,
-  withUserAgentToken,
-} from './webViewProps';
+import { useWebViewHost } from './useWebViewHost';
+import { debuggingEnabled, linkAction, passThrough, withUserAgentToken } from './webViewProps';
 import type { GcLoadError, KitOwnedProp } from './webViewProps';
 
 export interface GcCommentsWebViewProps {
@@ -109,14 +99,6 @@ export const GcCommentsWebView = forwardRef<GcCommentsWebViewHandle, GcCommentsW
     const { gcUrl, apiPublicKey, fetchSsoData, resolveConflict, appUser, onWidgetEvent, onError, style } =
       props;
     const webView = useRef<WebView>(null);
-    // A load error or a crash loop: the error view instead of the WebView until Retry.
-    const [loadError, setLoadError] = useState<GcLoadError | null>(null);
-    const crashGuard = useRef(new CrashGuard());
-    // A web content process that died while the app was in the background: remount when active.
-    const recoveryPending = useRef(false);
-    // Bumped by a `reload` effect: a new key remounts the WebView (a dead Android WebView
-    // cannot be reused; on iOS a remount also brings back a blank view).
-    const [generation, setGeneration] = useState(0);
     const widgetOrigin = useMemo(() => originOf(gcUrl), [gcUrl]);
     const source = useMemo(() => ({ uri: withApiPublicKey(gcUrl, apiPublicKey) }), [gcUrl, apiPublicKey]);
     // URL of the page now in the WebView: ssoData is only ever injected into the widget's origin.
@@ -134,48 +116,20 @@ export const GcCommentsWebView = forwardRef<GcCommentsWebViewHandle, GcCommentsW
     const { onContentProcessGone, now } = props;
     const callbacks = useRef({ fetchSsoData, resolveConflict, onWidgetEvent, onError, onContentProcessGone, now });
     callbacks.current = { fetchSsoData, resolveConflict, onWidgetEvent, onError, onContentProcessGone, now };
+    // The WebView's key (a `reload` effect remounts it: a dead Android WebView cannot be reused),
+    // the error view after a load error or a crash loop, and the bounded, deferred recovery.
+    const latest = useRef({ onLoadError: props.onLoadError, now });
+    latest.current = { onLoadError: props.onLoadError, now };
+    const { generation, loadError, retry, contentGone, resumed, onPageError, onPageHttpError } = useWebViewHost({
+      widgetOrigin,
+      pageUrl,
+      latest,
+    });
 
     const onWidgetPage = useCallback(
       () => widgetOrigin !== null && originOf(pageUrl.current) === widgetOrigin,
       [widgetOrigin],
     );
-
-    const retry = useCallback(() => {
-      crashGuard.current.reset();
-      recoveryPending.current = false;
-      pageUrl.current = null;
-      setLoadError(null);
-      setGeneration((value) => value + 1);
-    }, []);
-
-    const failed = useCallback(
-      (error: GcLoadError) => {
-        props.onLoadError?.(error, retry);
-        setLoadError(error);
-      },
-      [props.onLoadError, retry], // eslint-disable-line react-hooks/exhaustive-deps
-    );
-
-    // Remount after a dead web content process, bounded by the crash guard (crashGuard.ts) and
-    // deferred while the app is in the background.
-    const recover = useCallback(() => {
-      if (!recoveryPending.current) {
-        return;
-      }
-      const clock = callbacks.current.now ?? Date.now;
-      switch (decideRecovery(crashGuard.current, clock(), AppState.currentState === 'active')) {
-        case 'now':
-          recoveryPending.current = false;
-          setGeneration((value) => value + 1);
-          break;
-        case 'give-up':
-          recoveryPending.current = false;
-          failed({ url: pageUrl.current, crashLoop: true, description: 'the web content process died too often' });
-          break;
-        default: // 'defer': AppState 'active' tries again
-          break;
-      }
-    }, [failed]);
 
     const perform = useCallback(
       (effects: SsoEffect[], cause?: unknown): void => {
@@ -218,17 +172,15 @@ export const GcCommentsWebView = forwardRef<GcCommentsWebViewHandle, GcCommentsW
               app.onWidgetEvent?.(effect.event as GcWidgetEvent);
               break;
             case 'reload':
-              pageUrl.current = null;
               app.onContentProcessGone?.();
-              recoveryPending.current = true;
-              recover();
+              contentGone();
               break;
             default: // 'ignore', 'discard': nothing to do
               break;
           }
         }
       },
-      [onWidgetPage, recover],
+      [onWidgetPage, contentGone],
     );
 
     const refreshSso = useCallback((): Promise<void> => {
@@ -304,7 +256,7 @@ export const GcCommentsWebView = forwardRef<GcCommentsWebViewHandle, GcCommentsW
       let wentAway: number | null = null;
       const subscription = AppState.addEventListener('change', (state) => {
         if (state === 'active') {
-          recover();
+          resumed();
           if (wentAway !== null) {
             const seconds = Math.max(0, (clock() - wentAway) / 1000);
             wentAway = null;
@@ -315,7 +267,7 @@ export const GcCommentsWebView = forwardRef<GcCommentsWebViewHandle, GcCommentsW
         }
       });
       return () => subscription.remove();
-    }, [perform, recover]);
+    }, [perform, resumed]);
 
     const onLoad = useCallback(
       (event: WebViewNavigationEvent) => {
@@ -345,26 +297,6 @@ export const GcCommentsWebView = forwardRef<GcCommentsWebViewHandle, GcCommentsW
         return false;
       },
       [widgetOrigin],
-    );
-
-    // The widget's page could not be loaded: the error view, onLoadError.
-    const onPageError = useCallback(
-      (event: WebViewErrorEvent) => {
-        const { url, code, description, domain } = event.nativeEvent;
-        if (isLoadError(domain, code) && isWidgetPage(url, widgetOrigin)) {
-          failed({ url, code, description, domain });
-        }
-      },
-      [widgetOrigin, failed],
-    );
-    const onPageHttpError = useCallback(
-      (event: WebViewHttpErrorEvent) => {
-        const { url, statusCode, description } = event.nativeEvent;
-        if (isErrorStatus(statusCode) && isWidgetPage(url, widgetOrigin)) {
-          failed({ url, httpStatus: statusCode, description });
-        }
-      },
-      [widgetOrigin, failed],
     );
 
     if (loadError !== null) {
