@@ -110,7 +110,8 @@ def _copy_dependencies(pom: Path, into: Path, repo: Path) -> None:
         tail = [*tail[-30:], line.rstrip()]
         if "Downloaded from" in line and ".jar " in line:
             # progress: one line per jar, "name-version.jar (size at speed)"; android-all is ~180 MB
-            print("    " + line.rsplit("/", 1)[-1].strip(), flush=True)
+            url, _, size = line.split(": ", 1)[-1].strip().partition(" ")
+            print(f"    {url.rsplit('/', 1)[-1]} {size}", flush=True)
     if process.wait() != 0:
         detail = "\n".join(tail)
         raise ToolchainError(
