@@ -41,10 +41,9 @@ TABLE = ROOT / "bridge" / "protocol" / "app-protocol.json"
 RN_KIT = ROOT / "bridge" / "platforms" / "react-native"
 ANDROID = ROOT / "bridge" / "platforms" / "android" / "gccomments" / "src"
 KOTLIN_PACKAGE = "dev/gcbridge/comments"
+# the coordinator a --kotlin-coordinator copy replaces in the whole kit's compile
 KOTLIN_SOURCES = {
-    "json": ANDROID / "main" / "java" / KOTLIN_PACKAGE / "GcJson.kt",
     "coordinator": ANDROID / "main" / "java" / KOTLIN_PACKAGE / "GcSsoCoordinator.kt",
-    "runner": ANDROID / "test" / "java" / KOTLIN_PACKAGE / "GcSsoCoordinatorTable.kt",
 }
 INSTALL = {
     "node": "sudo apt-get install -y nodejs npm",
