@@ -108,7 +108,10 @@ internal class GcChromeClient(
         val mimeTypes = GcChromePolicy.mimeTypes(fileChooserParams.acceptTypes.toList())
         val documents = fileChooserParams.createIntent().apply {
             if (mimeTypes.size == 1) type = mimeTypes[0]
-            if (mimeTypes.size > 1) putExtra(Intent.EXTRA_MIME_TYPES, mimeTypes.toTypedArray())
+            if (mimeTypes.size > 1) {
+                type = "*/*" // EXTRA_MIME_TYPES narrows it
+                putExtra(Intent.EXTRA_MIME_TYPES, mimeTypes.toTypedArray())
+            }
             if (fileChooserParams.mode == FileChooserParams.MODE_OPEN_MULTIPLE) putExtra(Intent.EXTRA_ALLOW_MULTIPLE, true)
         }
         cameraUri = if (GcChromePolicy.offerCamera(mimeTypes, options.cameraOutput != null)) options.cameraOutput?.invoke() else null
@@ -141,7 +144,10 @@ internal class GcChromeClient(
 
     /** The chooser's result: the picked files, the photo taken, or nothing (cancelled). */
     fun chooserResult(resultCode: Int, data: Intent?) {
-        val picked = FileChooserParams.parseResult(resultCode, data)
+        // parseResult reads data.data only: several files (EXTRA_ALLOW_MULTIPLE) come as ClipData
+        val clip = data?.clipData?.takeIf { resultCode == Activity.RESULT_OK }
+        val picked = clip?.let { c -> Array(c.itemCount) { c.getItemAt(it).uri } }
+            ?: FileChooserParams.parseResult(resultCode, data)
         val photo = cameraUri.takeIf { resultCode == Activity.RESULT_OK && picked.isNullOrEmpty() }
         files.finish(picked?.takeIf { it.isNotEmpty() } ?: photo?.let { arrayOf(it) })
         cameraUri = null
