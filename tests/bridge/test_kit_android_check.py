@@ -48,6 +48,7 @@ def _pom(name: str) -> str:
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(1200)  # a cold cache: ~250 MB fetched, the kit compiled (minutes when busy)
 @pytest.mark.xdist_group("rn-kit")  # shares the kit's npm workspace and the Android toolchain
 def test_kits_check_names_what_it_compiled_and_ran_and_what_it_could_not():
     _need_jvm()
@@ -118,6 +119,7 @@ MUTATIONS = [
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(1200)  # one whole-kit compile of the mutated sources
 @pytest.mark.xdist_group("rn-kit")
 def test_a_broken_policy_fails_the_kits_jvm_tests(tmp_path):
     """All mutations compiled at once (one compile): each one's own test must fail."""

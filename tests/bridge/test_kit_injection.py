@@ -114,6 +114,7 @@ def kotlin_output() -> list[str]:
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(1200)  # the fixture compiles the whole Android kit once (cached)
 def test_kotlin_gc_sso_login_delivers_every_value_unchanged(kotlin_output):
     scripts = kotlin_output[: len(HOSTILE)]
     assert all(script.isascii() for script in scripts), "U+2028/2029 and non-ASCII escaped"
@@ -125,6 +126,7 @@ def test_kotlin_gc_sso_login_delivers_every_value_unchanged(kotlin_output):
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(1200)  # the fixture compiles the whole Android kit once (cached)
 def test_kotlin_lifecycle_script_reports_a_restore_once(kotlin_output):
     script = kotlin_output[len(HOSTILE) + 1]
     assert _node(NODE_LIFECYCLE, script) == {"listeners": 1, "posted": [RESTORED]}

@@ -164,6 +164,7 @@ def _need(tool: str) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(1200)  # kotlin: the whole Android kit's compile (and a cold toolchain fetch)
 @pytest.mark.xdist_group("rn-kit")  # the kit's npm workspace and the Android toolchain are shared
 @pytest.mark.parametrize("language", ["typescript", "kotlin"])
 def test_kit_coordinator_passes_every_case(language):
