@@ -11,6 +11,7 @@
 - Kotlin: the whole Android kit compiled by a current Kotlin compiler from Maven Central against
   android-all (the real Android classes) and an androidx.webkit stub, its JUnit tests run on the
   JVM, then the table runner (``android_check.py``; jars and classes cached by their hashes).
+  A coordinator copy (``--kotlin-coordinator``) is compiled alone with GcJson.kt and the runner.
 - Swift: no compiler here; ``GcSsoCoordinator.swift`` is written to the table line by line.
 
 Ends with a line naming each language and its passed cases, then one line per language saying
