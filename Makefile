@@ -83,7 +83,7 @@ conformance: setup
 # the kits' copies of bridge.js, then bridge/protocol/app-protocol.json run against the
 # Python, TypeScript (the kit's tsc + node --test) and Kotlin coordinators; the whole Android
 # kit compiled by Kotlin from Maven Central against android-all, with its JUnit tests, and the
-# React Native kit's node tests (the first run fetches about 250 MB into ~/.cache/gc-bridge)
+# React Native kit's node tests (the first run fetches about 430 MB into ~/.cache/gc-bridge)
 kits-check: setup
 	$(PY) bridge/platforms/sync_kits.py --check
 	$(PY) bridge/protocol/kits_check.py

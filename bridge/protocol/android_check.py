@@ -7,6 +7,8 @@ Everything comes from Maven Central through ``mvn`` (bridge/platforms/android/ch
 - ``kotlinc/pom.xml``: the Kotlin compiler (``kotlin-compiler-embeddable``), run with ``java``;
 - ``pom.xml``: ``org.robolectric:android-all`` (the Android framework's real classes, one API
   level), ``kotlinx-coroutines-android``, ``kotlin-stdlib`` and JUnit 4;
+- ``robolectric/pom.xml``: Robolectric, for the tests named ``*RobolectricTest`` (the
+  controller's glue on Robolectric's Android, offline, instrumenting the same android-all);
 - ``stubs/``: androidx.webkit, which only Google's Maven repository serves, as a stub written
   from its API reference; only the kit's adapter ``GcWebkit.kt`` uses it.
 
@@ -14,7 +16,8 @@ The jars are copied once into ``~/.cache/gc-bridge/android-toolchain-<hash of th
 own repository under ``~/.cache/gc-bridge/m2``; ``$GC_BRIDGE_CACHE`` moves both), the compiled
 classes into ``android-build-<hash of the sources>``. The kit's main sources are compiled on their
 own (``java.*`` from the JDK, at release 17, as android-all has none), then its tests
-(``gccomments/src/test``), which JUnit runs on the JVM, and the app-side table runner.
+(``gccomments/src/test``), which JUnit runs on the JVM (the Robolectric ones on Robolectric),
+and the app-side table runner.
 """
 
 from __future__ import annotations
@@ -28,7 +31,8 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from dataclasses import dataclass
+import zipfile
+from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -85,6 +89,9 @@ class Toolchain:
     api: int
     android_all: str
     junit: str
+    #: Robolectric's jars (``robolectric/pom.xml``), for the tests named *RobolectricTest
+    robolectric: list[Path]
+    robolectric_version: str
 
 
 def _jar_version(jars: list[Path], artifact: str) -> str:
@@ -122,7 +129,7 @@ def _copy_dependencies(pom: Path, into: Path, repo: Path) -> None:
 def _fetch(poms: list[Path], home: Path) -> None:
     print(
         f"==> fetching the Android kit's toolchain from Maven Central into {home}\n"
-        "    (once: the Kotlin compiler, android-all, coroutines, JUnit; about 250 MB)",
+        "    (once: the Kotlin compiler, android-all, coroutines, JUnit, Robolectric; ~430 MB)",
         flush=True,
     )
     cache_root().mkdir(parents=True, exist_ok=True)
@@ -130,6 +137,10 @@ def _fetch(poms: list[Path], home: Path) -> None:
     try:
         _copy_dependencies(poms[0], work / "kotlinc", cache_root() / "m2")
         _copy_dependencies(poms[1], work / "classpath", cache_root() / "m2")
+        _copy_dependencies(poms[2], work / "robolectric", cache_root() / "m2")
+        for aar in (work / "robolectric").glob("*.aar"):  # androidx.test: classes.jar inside
+            with zipfile.ZipFile(aar) as archive:
+                (work / "robolectric" / f"{aar.stem}.jar").write_bytes(archive.read("classes.jar"))
         (work / ".installed").write_text("ok\n")
         shutil.rmtree(home, ignore_errors=True)
         work.rename(home)
@@ -139,7 +150,7 @@ def _fetch(poms: list[Path], home: Path) -> None:
 
 def toolchain() -> Toolchain:
     """The compiler's and the kit's jars, fetched once per pom version."""
-    poms = [CHECK / "kotlinc" / "pom.xml", CHECK / "pom.xml"]
+    poms = [CHECK / "kotlinc" / "pom.xml", CHECK / "pom.xml", CHECK / "robolectric" / "pom.xml"]
     home = cache_root() / f"android-toolchain-{_digest(poms)}"
     stamp = home / ".installed"
     with _locked("android-toolchain"):
@@ -154,6 +165,8 @@ def toolchain() -> Toolchain:
         api=int(_property(poms[1], "android.api")),
         android_all=_jar_version(classpath, "android-all"),
         junit=_jar_version(classpath, "junit"),
+        robolectric=sorted((home / "robolectric").glob("*.jar")),
+        robolectric_version=_jar_version(sorted((home / "robolectric").glob("*.jar")), "robolectric"),
     )
 
 
@@ -165,6 +178,9 @@ class Build:
     stubs: Path
     main_files: int
     test_classes: list[str]
+    robolectric_classes: list[str] = field(default_factory=list)
+    #: the kit's assets as an APK-like zip, for the Robolectric tests (no Android Gradle plugin here)
+    assets_zip: Path | None = None
 
     def runtime(self) -> str:
         return os.pathsep.join(
@@ -227,7 +243,11 @@ def _compile(
         # -Xfriend-paths: the tests see the kit's internals, as in Gradle's test source set
         friends = f"-Xfriend-paths={work['main']}"
         _kotlinc(
-            tools, test, [work["main"], work["stubs"], *tools.classpath], work["test"], friends
+            tools,
+            test,
+            [work["main"], work["stubs"], *tools.classpath, *tools.robolectric],
+            work["test"],
+            friends,
         )
         (tmp / ".built").write_text("ok\n")
         shutil.rmtree(out, ignore_errors=True)
@@ -245,7 +265,8 @@ def build(overrides: dict[str, Path] | None = None) -> Build:
         )
     tools = toolchain()
     main, test, stubs = _sources(overrides)
-    key = _digest(main + test + stubs, extra=f"{tools.kotlin} {tools.language} {tools.android_all}")
+    extra = f"{tools.kotlin} {tools.language} {tools.android_all} {tools.robolectric_version}"
+    key = _digest(main + test + stubs, extra=extra)
     out = cache_root() / f"android-build-{key}"
     dirs = {name: out / name for name in ("stubs", "main", "test")}
     with _locked(f"android-build-{key}"):
@@ -257,7 +278,16 @@ def build(overrides: dict[str, Path] | None = None) -> Build:
         for p in (dirs["test"] / prefix).glob("*Test.class")
         if "$" not in p.stem
     )
-    return Build(tools, dirs["main"], dirs["test"], dirs["stubs"], len(main), tests)
+    robolectric = [name for name in tests if name.endswith("RobolectricTest")]
+    plain = [name for name in tests if name not in robolectric]
+    assets = out / "kit-assets.zip"
+    if not assets.is_file():
+        with zipfile.ZipFile(assets.with_suffix(".tmp"), "w") as archive:
+            for path in sorted((SRC / "main" / "assets").iterdir()):
+                archive.write(path, f"assets/{path.name}")
+        assets.with_suffix(".tmp").rename(assets)
+    main_dir, test_dir, stubs_dir = dirs["main"], dirs["test"], dirs["stubs"]
+    return Build(tools, main_dir, test_dir, stubs_dir, len(main), plain, robolectric, assets)
 
 
 def build_table(coordinator: Path) -> Build:
@@ -302,7 +332,11 @@ def run_junit(built: Build) -> JUnitResult:
         text=True,
         timeout=600,
     )
-    out = done.stdout + done.stderr
+    return _junit_result(done.stdout + done.stderr)
+
+
+def _junit_result(out: str) -> JUnitResult:
+    """JUnitCore's closing lines: ``OK (N tests)``, or ``Tests run: N,  Failures: M``."""
     ok = re.search(r"^OK \((\d+) tests?\)", out, re.M)
     if ok:
         return JUnitResult(int(ok.group(1)), int(ok.group(1)), "")
@@ -316,6 +350,45 @@ def run_junit(built: Build) -> JUnitResult:
         if re.match(r"^\d+\) ", ln) or ln.startswith(("java.lang.AssertionError", "org.junit"))
     ]
     return JUnitResult(total - failed, total, "\n".join(failures))
+
+
+def run_robolectric(built: Build) -> JUnitResult:
+    """The *RobolectricTest classes on Robolectric, offline, against the plain android-all.
+
+    Robolectric instruments android-all as it loads it (``usePreinstrumentedJars=false``), so no
+    jar beyond the toolchain is fetched at run time. The result is cached with the build (the
+    tests are deterministic: no real clock, no network), so a warm kits-check costs nothing here.
+    """
+    if not built.robolectric_classes:
+        return JUnitResult(0, 0, "")
+    cached = built.test.parent / "robolectric-result.txt"
+    if cached.is_file():
+        passed, total = map(int, cached.read_text().split())
+        return JUnitResult(passed, total, "")
+    java = shutil.which("java") or "java"
+    android_all = [p for p in built.toolchain.classpath if p.name.startswith("android-all")]
+    runtime = os.pathsep.join([built.runtime(), *map(str, built.toolchain.robolectric)])
+    done = subprocess.run(
+        [
+            java,
+            "-Drobolectric.offline=true",
+            f"-Drobolectric.dependency.dir={android_all[0].parent}",
+            "-Drobolectric.usePreinstrumentedJars=false",
+            "-Drobolectric.logging=stderr" if os.environ.get("GC_ROBOLECTRIC_LOG") else "-Dgc=0",
+            f"-Dgc.test.assetsApk={built.assets_zip}",
+            "-cp",
+            runtime,
+            "org.junit.runner.JUnitCore",
+            *built.robolectric_classes,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    result = _junit_result(done.stdout + done.stderr)
+    if result.total and result.passed == result.total:
+        cached.write_text(f"{result.passed} {result.total}\n")
+    return result
 
 
 def run_main(
@@ -337,15 +410,18 @@ def main() -> int:
     except ToolchainError as exc:
         print(exc)
         return 1
-    result = run_junit(built)
-    if result.output:
-        print(result.output)
+    results = [run_junit(built), run_robolectric(built)]
+    for result in results:
+        if result.output:
+            print(result.output)
     tools = built.toolchain
+    junit, robo = results
     print(
         f"android: {built.main_files} kit files compiled by Kotlin {tools.kotlin} against "
-        f"android-all {tools.android_all} (API {tools.api}); JUnit {result.passed}/{result.total}"
+        f"android-all {tools.android_all} (API {tools.api}); JUnit {junit.passed}/{junit.total}; "
+        f"Robolectric {robo.passed}/{robo.total}"
     )
-    return 0 if result.total and result.passed == result.total else 1
+    return 0 if all(r.total and r.passed == r.total for r in results) else 1
 
 
 if __name__ == "__main__":

@@ -10,7 +10,7 @@
   from the kit's package-lock.json into ``~/.cache/gc-bridge``), run with ``node --test``.
 - Kotlin: the whole Android kit compiled by a current Kotlin compiler from Maven Central against
   android-all (the real Android classes) and an androidx.webkit stub, its JUnit tests run on the
-  JVM, then the table runner (``android_check.py``; jars and classes cached by their hashes).
+  JVM, its Robolectric tests (the controller's glue) on Robolectric offline, then the table runner (``android_check.py``; jars and classes cached by their hashes).
   A coordinator copy (``--kotlin-coordinator``) is compiled alone with GcJson.kt and the runner.
 - Swift: no compiler here; ``GcSsoCoordinator.swift`` is written to the table line by line.
 
@@ -220,9 +220,10 @@ def check_kotlin(
         facts = "the Android kit was NOT compiled (the error is above); no JVM test ran"
         return Outcome("kotlin", 0, _total(), f"kotlin: {exc}", facts, False)
     if table_only:
-        junit = android_check.JUnitResult(0, 0, "")
+        junit = robo = android_check.JUnitResult(0, 0, "")
     else:
         junit = android_check.run_junit(built)
+        robo = android_check.run_robolectric(built)
     run = android_check.run_main(built, "GcSsoCoordinatorTableKt", str(TABLE))
     found = re.search(r"^kotlin: (\d+)/(\d+) cases passed", run.stdout, re.M)
     detail = "\n".join(line for line in run.stdout.splitlines() if not line.startswith("kotlin:"))
@@ -232,15 +233,16 @@ def check_kotlin(
         f"Kotlin {tools.kotlin} (language {tools.language}) against android-all "
         f"{tools.android_all} (Android API {tools.api}) and the androidx.webkit stub "
         f"(android/check/stubs); JVM unit tests (JUnit {tools.junit}) "
-        f"{junit.passed}/{junit.total} passed"
+        f"{junit.passed}/{junit.total} passed; the controller on Robolectric "
+        f"{tools.robolectric_version} (offline, SDK {tools.api}) {robo.passed}/{robo.total} passed"
     )
     if table_only:
         facts = (
             f"table only: {coordinator.name} (a copy), GcJson.kt and the table runner compiled "
             f"by Kotlin {tools.kotlin}; the rest of the kit not compiled in this mode"
         )
-    junit_ok = table_only or (junit.total > 0 and junit.passed == junit.total)
-    output = "\n".join(text for text in (junit.output, detail) if text).strip()
+    junit_ok = table_only or all(r.total > 0 and r.passed == r.total for r in (junit, robo))
+    output = "\n".join(text for text in (junit.output, robo.output, detail) if text).strip()
     if found is None:
         output = (output + "\n" + run.stdout + run.stderr).strip()
         return Outcome("kotlin", 0, _total(), output, facts, junit_ok)

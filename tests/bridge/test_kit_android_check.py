@@ -48,7 +48,7 @@ def _pom(name: str) -> str:
 
 
 @pytest.mark.slow
-@pytest.mark.timeout(1200)  # a cold cache: ~250 MB fetched, the kit compiled (minutes when busy)
+@pytest.mark.timeout(1200)  # a cold cache: ~430 MB fetched, the kit compiled (minutes when busy)
 @pytest.mark.xdist_group("rn-kit")  # shares the kit's npm workspace and the Android toolchain
 def test_kits_check_names_what_it_compiled_and_ran_and_what_it_could_not():
     _need_jvm()
@@ -65,6 +65,8 @@ def test_kits_check_names_what_it_compiled_and_ran_and_what_it_could_not():
     assert "androidx.webkit stub" in kotlin
     junit = re.search(r"JVM unit tests \(JUnit [\d.]+\) (\d+)/(\d+) passed", kotlin)
     assert junit is not None and junit.group(1) == junit.group(2) and int(junit.group(1)) >= 29
+    robo = re.search(r"on Robolectric [\d.]+ \(offline, SDK \d+\) (\d+)/(\d+) passed", kotlin)
+    assert robo is not None and robo.group(1) == robo.group(2) and int(robo.group(1)) >= 6
     typescript = next(line for line in lines if line.startswith("kits-check: typescript:"))
     node = re.search(r"node tests \(test/\*\.test\.cjs\) (\d+)/(\d+) passed", typescript)
     assert node is not None and node.group(1) == node.group(2) and int(node.group(1)) >= 20
@@ -107,6 +109,20 @@ MUTATIONS = [
         "if (scheme in OS_SCHEMES) return if (hasGesture) GcLinkAction.OS else GcLinkAction.BLOCK",
         "if (scheme in OS_SCHEMES) return GcLinkAction.BLOCK",
         "mailTelAndIntentGoToTheOsOnATap",
+    ),
+    (
+        "GcCommentsController.kt",
+        "the app's settings lost on a replaced WebView (Robolectric)",
+        "GcWebViewSettings.copy(dead, fresh)",
+        "Unit",
+        "aDeadRenderProcessIsReplacedInPlaceWithTheAppsSettings",
+    ),
+    (
+        "GcWebViewHost.kt",
+        "a replaced WebView loaded while paused (Robolectric)",
+        "GcRecoveryPolicy.decide(options.crashGuard, clock(), isForeground(), view.isShown)",
+        "GcRecoveryPolicy.decide(options.crashGuard, clock(), true, view.isShown)",
+        "whilePausedTheReplacementWaitsForResume",
     ),
     (
         "GcChromePolicy.kt",
