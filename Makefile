@@ -94,7 +94,9 @@ conformance: setup
 	$(PY) -m pytest --pyargs gcbridge_harness.scenarios $(if $(BRIDGE),--gc-bridge $(BRIDGE),) -q
 
 # the kits' copies of bridge.js, then bridge/protocol/app-protocol.json run against the
-# Python, TypeScript (the kit's tsc + node --test) and Kotlin (kotlinc + JVM) coordinators
+# Python, TypeScript (the kit's tsc + node --test) and Kotlin coordinators; the whole Android
+# kit compiled by Kotlin from Maven Central against android-all, with its JUnit tests, and the
+# React Native kit's node tests (the first run fetches about 430 MB into ~/.cache/gc-bridge)
 kits-check: setup
 	$(PY) bridge/platforms/sync_kits.py --check
 	$(PY) bridge/protocol/kits_check.py

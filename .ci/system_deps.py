@@ -2,7 +2,8 @@
 
 Chromium (Playwright drives it; Playwright cannot download browsers everywhere),
 for the desktop demo Xvfb, xauth and Qt's xcb libraries, WebKitGTK for the
-harness's second engine, Kotlin and a JDK for the kits' check, PostgreSQL and
+harness's second engine, Maven and a JDK for the kits' check (Maven fetches the Kotlin
+compiler and the Android classes from Maven Central), PostgreSQL and
 Redis for the shared delivery log's tests. Runs apt-get only
 where the machine is Debian and we are root; anywhere else prints the step.
 """
@@ -40,8 +41,9 @@ DEBIAN = {
     # the React Native kit's tsc and coordinator run on Node (make kits-check)
     "nodejs": "/usr/bin/node",
     "npm": "/usr/bin/npm",
-    # the Android kit's coordinator runs on the JVM (make kits-check)
-    "kotlin": "/usr/bin/kotlinc",
+    # make kits-check compiles the Android kit with Kotlin from Maven Central (fetched by mvn)
+    # against android-all, on a JDK
+    "maven": "/usr/bin/mvn",
     "openjdk-17-jdk-headless": "/usr/lib/jvm/java-17-openjdk-amd64/bin/javac",
     # throwaway servers for the receiver SDK's shared delivery log tests
     "postgresql": "/usr/lib/postgresql/15/bin/initdb",

@@ -2,19 +2,19 @@
 
 Issue 21 item 2/3: a gcSsoLogin argument holding emoji, U+2028 / U+2029, quotes, backslashes and
 ``</script>`` arrives identical at the widget. The Kotlin kit's scripts (GcSsoScripts.kt) are
-built on the JVM and evaluated in Node; the React Native kit's run in its own node tests
-(test_kit_packages.py); Swift cannot run here, so its lifecycle script is taken out of the
-Swift source and evaluated, and its login goes through JSONEncoder (checked in the source).
+compiled with the whole kit (as make kits-check does) and evaluated in Node; the React Native
+kit's run in its own node tests (test_kit_packages.py); Swift cannot run here, so its lifecycle
+script is taken out of the Swift source and evaluated, and its login goes through JSONEncoder
+(checked in the source).
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 import shutil
 import subprocess
-import tempfile
+import sys
 from pathlib import Path
 
 import pytest
@@ -23,11 +23,6 @@ ROOT = Path(__file__).resolve().parents[2]
 PLATFORMS = ROOT / "bridge" / "platforms"
 KOTLIN = PLATFORMS / "android" / "gccomments" / "src"
 KOTLIN_PACKAGE = "dev/gcbridge/comments"
-KOTLIN_SOURCES = [
-    KOTLIN / "main" / "java" / KOTLIN_PACKAGE / "GcJson.kt",
-    KOTLIN / "main" / "java" / KOTLIN_PACKAGE / "GcSsoScripts.kt",
-    KOTLIN / "test" / "java" / KOTLIN_PACKAGE / "GcSsoScriptsPrint.kt",
-]
 SWIFT_SCRIPTS = PLATFORMS / "ios" / "GcComments" / "GcSsoScripts.swift"
 RESTORED = '{"gcLifecycle":"restored"}'
 
@@ -100,33 +95,26 @@ def _node(program: str, stdin: str) -> object:
 
 @pytest.fixture(scope="module")
 def kotlin_output() -> list[str]:
-    """GcSsoScripts' output for each HOSTILE value, then LOGOUT and LIFECYCLE_SCRIPT."""
-    kotlinc, java = shutil.which("kotlinc"), shutil.which("java")
-    if kotlinc is None or java is None:
-        pytest.skip("kotlinc not found (apt-get install kotlin); make kits-check fails instead")
-    digest = hashlib.sha256(b"".join(p.read_bytes() for p in KOTLIN_SOURCES)).hexdigest()[:16]
-    with tempfile.TemporaryDirectory(prefix="gc-kt-scripts-") as tmp:
-        jar = Path(tmp) / f"scripts-{digest}.jar"
-        built = subprocess.run(
-            [kotlinc, *map(str, KOTLIN_SOURCES), "-include-runtime", "-d", str(jar)],
-            capture_output=True,
-            text=True,
-            timeout=600,
-        )
-        assert built.returncode == 0, built.stderr
-        lines = "".join(json.dumps(value, ensure_ascii=True) + "\n" for value in HOSTILE)
-        ran = subprocess.run(
-            [java, "-cp", str(jar), "dev.gcbridge.comments.GcSsoScriptsPrintKt"],
-            input=lines,
-            capture_output=True,
-            text=True,
-            timeout=120,
-        )
+    """GcSsoScripts' output for each HOSTILE value, then LOGOUT and LIFECYCLE_SCRIPT.
+
+    The kit as make kits-check compiles it (bridge/protocol/android_check.py: Kotlin from Maven
+    Central against android-all, cached), then GcSsoScriptsPrint run on the JVM.
+    """
+    for tool in ("java", "javac", "mvn"):
+        if shutil.which(tool) is None:
+            pytest.skip(f"{tool} not found (make setup installs it); make kits-check fails instead")
+    sys.path.insert(0, str(ROOT / "bridge" / "protocol"))
+    import android_check  # the kits-check toolchain, a script module beside kits_check.py
+
+    built = android_check.build()
+    lines = "".join(json.dumps(value, ensure_ascii=True) + "\n" for value in HOSTILE)
+    ran = android_check.run_main(built, "GcSsoScriptsPrintKt", stdin=lines)
     assert ran.returncode == 0, ran.stderr
     return ran.stdout.splitlines()
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(1200)  # the fixture compiles the whole Android kit once (cached)
 def test_kotlin_gc_sso_login_delivers_every_value_unchanged(kotlin_output):
     scripts = kotlin_output[: len(HOSTILE)]
     assert all(script.isascii() for script in scripts), "U+2028/2029 and non-ASCII escaped"
@@ -138,6 +126,7 @@ def test_kotlin_gc_sso_login_delivers_every_value_unchanged(kotlin_output):
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(1200)  # the fixture compiles the whole Android kit once (cached)
 def test_kotlin_lifecycle_script_reports_a_restore_once(kotlin_output):
     script = kotlin_output[len(HOSTILE) + 1]
     assert _node(NODE_LIFECYCLE, script) == {"listeners": 1, "posted": [RESTORED]}
@@ -171,7 +160,8 @@ def test_swift_gc_sso_login_is_json_encoded():
 
 
 def test_every_kit_glue_wires_the_lifecycle():
-    swift = (PLATFORMS / "ios" / "GcComments" / "GcCommentsViewController.swift").read_text()
+    glue = sorted((PLATFORMS / "ios" / "GcComments").glob("GcCommentsViewController*.swift"))
+    swift = "\n".join(path.read_text() for path in glue)
     for needle in (
         "func webViewWebContentProcessDidTerminate(_ webView: WKWebView)",
         "perform(coordinator.contentTerminated())",

@@ -100,9 +100,11 @@ MUTATIONS = [
 
 
 def _need(language: str) -> None:
-    tool = {"typescript": "node", "kotlin": "kotlinc"}.get(language)
-    if tool is not None and shutil.which(tool) is None:
-        pytest.skip(f"{tool} not found; make kits-check fails loudly instead")
+    # Kotlin: java and mvn (the compiler and android-all come from Maven Central)
+    tools = {"typescript": ("node",), "kotlin": ("java", "mvn")}.get(language, ())
+    for tool in tools:
+        if shutil.which(tool) is None:
+            pytest.skip(f"{tool} not found; make kits-check fails loudly instead")
 
 
 @pytest.mark.slow

@@ -1,7 +1,9 @@
 // The gc-bridge Android kit as a Gradle build of one library module (gccomments). In your app's
 // settings.gradle.kts, either include this build:
 //     includeBuild("path/to/gc-bridge/bridge/platforms/android")
-// or copy gccomments/ next to your app module and add include(":gccomments"); then
+// or copy gccomments/ next to your app module and add include(":gccomments")
+// GcComments(), the Jetpack Compose entry point (depends on :gccomments and Compose)
+include(":gccomments-compose"); then
 //     dependencies { implementation(project(":gccomments")) }
 pluginManagement {
     repositories {
@@ -12,6 +14,7 @@ pluginManagement {
     plugins {
         id("com.android.library") version "8.7.3"
         id("org.jetbrains.kotlin.android") version "2.0.21"
+        id("org.jetbrains.kotlin.plugin.compose") version "2.0.21"
     }
 }
 
@@ -24,3 +27,5 @@ dependencyResolutionManagement {
 
 rootProject.name = "gc-bridge-android-kit"
 include(":gccomments")
+// GcComments(), the Jetpack Compose entry point (depends on :gccomments and Compose)
+include(":gccomments-compose")

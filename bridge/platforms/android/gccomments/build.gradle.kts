@@ -29,4 +29,11 @@ dependencies {
     // WebViewCompat.addWebMessageListener / addDocumentStartJavaScript
     implementation("androidx.webkit:webkit:1.12.1")
     implementation("org.jetbrains.kotlinx:kotlinx-coroutines-android:1.9.0")
+    // src/test: JVM unit tests of the kit's policies, and *RobolectricTest of the controller's glue
+    // (make kits-check runs both against android-all)
+    testImplementation("junit:junit:4.13.2")
+    testImplementation("org.robolectric:robolectric:4.14.1")
 }
+
+// the Robolectric tests read the kit's assets (gc-bridge.js) through the app context
+android.testOptions.unitTests.isIncludeAndroidResources = true

@@ -1,3 +1,6 @@
+// CryptoKit exists on Apple platforms only: on Linux (`swift build` / `swift test` of the kit's
+// core there) the loader is left out, as is the UIKit glue that is its only user.
+#if canImport(CryptoKit)
 import CryptoKit
 import Foundation
 
@@ -38,3 +41,4 @@ enum GcBridgeScript {
         return text
     }
 }
+#endif

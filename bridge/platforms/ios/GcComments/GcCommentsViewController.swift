@@ -1,3 +1,4 @@
+#if canImport(UIKit) && canImport(WebKit)
 import UIKit
 import WebKit
 
@@ -36,16 +37,55 @@ public final class GcCommentsViewController: UIViewController, WKScriptMessageHa
     /// Seconds clock for the time spent in the background (monotonic: `ProcessInfo.systemUptime`).
     public var clock: () -> TimeInterval = { ProcessInfo.processInfo.systemUptime }
 
-    private let widgetURL: URL
+    // MARK: - Hooks (set before the view loads)
+
+    /// Safari Web Inspector and Appium may attach (`WKWebView.isInspectable`, iOS 16.4+, false by
+    /// default since then): on in debug builds, off in release; set it to force either.
+    public var isInspectable: Bool = GcCommentsViewController.inspectableByDefault {
+        didSet { applyInspectable() }
+    }
+    #if DEBUG
+    public static let inspectableByDefault = true
+    #else
+    public static let inspectableByDefault = false
+    #endif
+    /// Your changes to the configuration, after the kit's (media playback, data store per user,
+    /// `applicationNameForUserAgent`: the kit appends `gc-bridge/<version>` after this hook).
+    /// Keep the kit's `userContentController`.
+    public var configureWebView: ((WKWebViewConfiguration) -> Void)?
+    /// Makes the web view from the configuration (your WKWebView subclass); default `WKWebView(frame:configuration:)`.
+    public var makeWebView: ((WKWebViewConfiguration) -> WKWebView)?
+    /// The widget's page failed to load (offline, DNS, TLS, an HTTP error) or the web content
+    /// process died too often; the kit shows its error view (or yours). Call `retry` to load again.
+    public var onLoadError: ((GcLoadError, _ retry: @escaping () -> Void) -> Void)?
+    /// Makes the view shown over the web view after a load error; nil: the kit's `GcErrorView`.
+    public var makeErrorView: ((GcLoadError, _ retry: @escaping () -> Void) -> UIView)?
+    /// Whether the kit shows an error view at all (false: only `onLoadError`).
+    public var showsErrorView = true
+    /// Presents `alert` / `confirm` / `prompt` (default: `UIAlertController`).
+    public var dialogPresenter: GcDialogPresenter = GcAlertPresenter() {
+        didSet { uiDelegate?.presenter = dialogPresenter }
+    }
+    /// Bounds the recoveries from a dead web content process (3 a minute; see `GcCrashGuard`).
+    public var crashGuard = GcCrashGuard()
+
+    let widgetURL: URL
     private let widgetOrigin: Origin
     private let ssoProvider: GcSsoDataProvider?
     private let bridgeSource: String
-    private var webView: WKWebView!
+    /// The web view showing the widget (after the view loaded): read it, keep the kit's delegates.
+    public private(set) var webView: WKWebView!
     /// Every decision (when to fetch, inject, sign out, ask, discard) is the coordinator's;
     /// this controller only performs the effects it returns.
-    private let coordinator: GcSsoCoordinator
+    let coordinator: GcSsoCoordinator
     private var fetchTask: Task<Void, Never>?
-    private var backgroundSince: TimeInterval?
+    var backgroundSince: TimeInterval?
+    /// The widget's origin as the pure policies compare it (`GcOrigin.of`).
+    let widgetOriginKey: String
+    private var uiDelegate: GcUIDelegate?
+    var errorView: UIView?
+    /// A dead web content process waits for the foreground and the screen to be reloaded.
+    var recoveryPending = false
 
     /// - Parameters:
     ///   - gcURL: `gc_url` from thread-load (`GET {base_url}/api/pub/thread-load/`).
@@ -67,6 +107,7 @@ public final class GcCommentsViewController: UIViewController, WKScriptMessageHa
         }
         widgetURL = url
         widgetOrigin = origin
+        widgetOriginKey = GcOrigin.of(gcURL) ?? ""
         self.ssoProvider = ssoProvider
         coordinator = GcSsoCoordinator(user: appUser, sso: apiPublicKey?.isEmpty == false && ssoProvider != nil)
         bridgeSource = try GcBridgeScript.load()
@@ -95,10 +136,26 @@ public final class GcCommentsViewController: UIViewController, WKScriptMessageHa
         // the bridge's world only: the page world of no frame gets window.webkit.messageHandlers.gcBridge.
         contentController.add(WeakScriptMessageHandler(self), contentWorld: Self.bridgeWorld, name: Self.handlerName)
         configuration.userContentController = contentController
-        let webView = WKWebView(frame: .zero, configuration: configuration)
+        configuration.preferences.javaScriptCanOpenWindowsAutomatically = false // pop-ups need a tap
+        configureWebView?(configuration)
+        // after the app's hook: its own application name keeps the token too (once)
+        configuration.applicationNameForUserAgent = GcUserAgent.withSuffix(configuration.applicationNameForUserAgent)
+        let webView = makeWebView?(configuration) ?? WKWebView(frame: .zero, configuration: configuration)
         webView.navigationDelegate = self
+        let delegate = GcUIDelegate(widgetOrigin: widgetOriginKey, host: self) { url, _ in
+            UIApplication.shared.open(url)
+        }
+        delegate.presenter = dialogPresenter
+        uiDelegate = delegate
+        webView.uiDelegate = delegate
         self.webView = webView
         view = webView
+        applyInspectable()
+    }
+
+    override public func viewDidAppear(_ animated: Bool) {
+        super.viewDidAppear(animated)
+        recoverIfDue() // a web content process that died while this screen was not shown
     }
 
     override public func viewDidLoad() {
@@ -130,6 +187,7 @@ public final class GcCommentsViewController: UIViewController, WKScriptMessageHa
         }
         backgroundSince = nil
         perform(coordinator.resume(seconds: max(0, clock() - since)))
+        checkContentProcess()
     }
 
     // MARK: - App login state
@@ -153,7 +211,7 @@ public final class GcCommentsViewController: UIViewController, WKScriptMessageHa
     // MARK: - Effects
 
     /// Performs what the coordinator decided; `cause` is the failure behind an `.error` effect.
-    private func perform(_ effects: [GcSsoEffect], cause: Error? = nil) {
+    func perform(_ effects: [GcSsoEffect], cause: Error? = nil) {
         for effect in effects {
             switch effect {
             case let .fetch(id, _, _):
@@ -173,12 +231,8 @@ public final class GcCommentsViewController: UIViewController, WKScriptMessageHa
                 onWidgetEvent?(name, event)
             case .reload:
                 onContentProcessGone?()
-                // After a termination webView.url can be nil, and reload() then does nothing.
-                if webView.url == nil {
-                    webView.load(URLRequest(url: widgetURL))
-                } else {
-                    webView.reload()
-                }
+                recoveryPending = true
+                recoverIfDue()
             case .ignore, .discard:
                 break
             }
@@ -276,22 +330,6 @@ public final class GcCommentsViewController: UIViewController, WKScriptMessageHa
             perform(coordinator.pageFinished())
         }
     }
-
-    /// Links in comments leave the widget: they open in the system browser.
-    public func webView(
-        _ webView: WKWebView,
-        decidePolicyFor navigationAction: WKNavigationAction
-    ) async -> WKNavigationActionPolicy {
-        guard navigationAction.targetFrame?.isMainFrame != false,
-              let url = navigationAction.request.url,
-              Origin(url: url) != widgetOrigin,
-              url.scheme == "https" || url.scheme == "http"
-        else {
-            return .allow
-        }
-        _ = await UIApplication.shared.open(url)
-        return .cancel
-    }
 }
 
 /// A failure reported by the coordinator without an underlying Swift error.
@@ -338,3 +376,4 @@ private final class WeakScriptMessageHandler: NSObject, WKScriptMessageHandler {
         target?.userContentController(userContentController, didReceive: message)
     }
 }
+#endif

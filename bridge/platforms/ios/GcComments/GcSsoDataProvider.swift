@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking // URLSession on Linux (swift build / swift test of the kit's core)
+#endif
 
 /// Where the app gets ssoData: its own backend, authenticated with the app's own session.
 ///
@@ -51,7 +54,7 @@ public final class BackendSsoDataProvider: GcSsoDataProvider {
         request.cachePolicy = .reloadIgnoringLocalAndRemoteCacheData
         request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
         request.setValue("application/json", forHTTPHeaderField: "Accept")
-        let (data, response) = try await session.data(for: request)
+        let (data, response) = try await load(request)
         let status = (response as? HTTPURLResponse)?.statusCode ?? 0
         if status == 401 || status == 403 {
             return nil
@@ -60,5 +63,22 @@ public final class BackendSsoDataProvider: GcSsoDataProvider {
             throw FetchError.status(status)
         }
         return try JSONDecoder().decode(Body.self, from: data).ssoData
+    }
+
+    private func load(_ request: URLRequest) async throws -> (Data, URLResponse) {
+        #if canImport(FoundationNetworking)
+        // swift-corelibs-foundation: the completion-handler API, which every version has
+        return try await withCheckedThrowingContinuation { continuation in
+            session.dataTask(with: request) { data, response, error in
+                if let response, error == nil {
+                    continuation.resume(returning: (data ?? Data(), response))
+                } else {
+                    continuation.resume(throwing: error ?? URLError(.badServerResponse))
+                }
+            }.resume()
+        }
+        #else
+        return try await session.data(for: request)
+        #endif
     }
 }

@@ -15,11 +15,12 @@
  * `contentTerminated()`, whose `reload` effect remounts the WebView; `AppState` back to
  * `active` -> `resume(seconds in the background)`.
  */
-import { forwardRef, useCallback, useEffect, useImperativeHandle, useMemo, useRef, useState } from 'react';
+import { forwardRef, useCallback, useEffect, useImperativeHandle, useMemo, useRef } from 'react';
 import { AppState, Linking } from 'react-native';
+import type { ReactElement } from 'react';
 import type { StyleProp, ViewStyle } from 'react-native';
 import { WebView } from 'react-native-webview';
-import type { WebViewMessageEvent, WebViewNavigation } from 'react-native-webview';
+import type { WebViewMessageEvent, WebViewNavigation, WebViewProps } from 'react-native-webview';
 import type {
   ShouldStartLoadRequest,
   WebViewNavigationEvent,
@@ -33,6 +34,10 @@ import type { SsoEffect } from './coordinator';
 import { originOf, ssoLoginScript, ssoLogoutScript, withApiPublicKey } from './protocol';
 import type { GcWidgetEvent } from './protocol';
 import { LIFECYCLE_SCRIPT, RESTORED_MESSAGE } from './lifecycle';
+import { GcErrorView } from './GcErrorView';
+import { useWebViewHost } from './useWebViewHost';
+import { debuggingEnabled, linkAction, passThrough, withUserAgentToken } from './webViewProps';
+import type { GcLoadError, KitOwnedProp } from './webViewProps';
 
 export interface GcCommentsWebViewProps {
   /** gc_url from thread-load (GET {base_url}/api/pub/thread-load/, called by your app or backend). */
@@ -67,6 +72,17 @@ export interface GcCommentsWebViewProps {
   /** Milliseconds clock for the time spent in the background (default `Date.now`). */
   now?: () => number;
   style?: StyleProp<ViewStyle>;
+  /**
+   * The widget's page failed to load (`onError` / `onHttpError` of its main frame), or its web
+   * content process died more than 3 times in a minute; `retry` loads it again.
+   */
+  onLoadError?: (error: GcLoadError, retry: () => void) => void;
+  /** Your error view (default: the kit's `GcErrorView`, a message and a Retry button); return null for none. */
+  renderError?: (error: GcLoadError, retry: () => void) => ReactElement | null;
+  /** Safari Web Inspector / chrome://inspect (react-native-webview's prop); default: on in `__DEV__` only. */
+  webviewDebuggingEnabled?: boolean;
+  /** More react-native-webview props (media, zoom, `applicationNameForUserAgent`...), except the kit's own. */
+  webViewProps?: Omit<WebViewProps, KitOwnedProp> & { applicationNameForUserAgent?: string };
 }
 
 /** Imperative handle: `ref.current.refreshSso()` after the app's own login, `logout()` on sign-out. */
@@ -83,9 +99,6 @@ export const GcCommentsWebView = forwardRef<GcCommentsWebViewHandle, GcCommentsW
     const { gcUrl, apiPublicKey, fetchSsoData, resolveConflict, appUser, onWidgetEvent, onError, style } =
       props;
     const webView = useRef<WebView>(null);
-    // Bumped by a `reload` effect: a new key remounts the WebView (a dead Android WebView
-    // cannot be reused; on iOS a remount also brings back a blank view).
-    const [generation, setGeneration] = useState(0);
     const widgetOrigin = useMemo(() => originOf(gcUrl), [gcUrl]);
     const source = useMemo(() => ({ uri: withApiPublicKey(gcUrl, apiPublicKey) }), [gcUrl, apiPublicKey]);
     // URL of the page now in the WebView: ssoData is only ever injected into the widget's origin.
@@ -103,6 +116,15 @@ export const GcCommentsWebView = forwardRef<GcCommentsWebViewHandle, GcCommentsW
     const { onContentProcessGone, now } = props;
     const callbacks = useRef({ fetchSsoData, resolveConflict, onWidgetEvent, onError, onContentProcessGone, now });
     callbacks.current = { fetchSsoData, resolveConflict, onWidgetEvent, onError, onContentProcessGone, now };
+    // The WebView's key (a `reload` effect remounts it: a dead Android WebView cannot be reused),
+    // the error view after a load error or a crash loop, and the bounded, deferred recovery.
+    const latest = useRef({ onLoadError: props.onLoadError, now });
+    latest.current = { onLoadError: props.onLoadError, now };
+    const { generation, loadError, retry, contentGone, resumed, onPageError, onPageHttpError } = useWebViewHost({
+      widgetOrigin,
+      pageUrl,
+      latest,
+    });
 
     const onWidgetPage = useCallback(
       () => widgetOrigin !== null && originOf(pageUrl.current) === widgetOrigin,
@@ -150,16 +172,15 @@ export const GcCommentsWebView = forwardRef<GcCommentsWebViewHandle, GcCommentsW
               app.onWidgetEvent?.(effect.event as GcWidgetEvent);
               break;
             case 'reload':
-              pageUrl.current = null;
               app.onContentProcessGone?.();
-              setGeneration((value) => value + 1);
+              contentGone();
               break;
             default: // 'ignore', 'discard': nothing to do
               break;
           }
         }
       },
-      [onWidgetPage],
+      [onWidgetPage, contentGone],
     );
 
     const refreshSso = useCallback((): Promise<void> => {
@@ -235,6 +256,7 @@ export const GcCommentsWebView = forwardRef<GcCommentsWebViewHandle, GcCommentsW
       let wentAway: number | null = null;
       const subscription = AppState.addEventListener('change', (state) => {
         if (state === 'active') {
+          resumed();
           if (wentAway !== null) {
             const seconds = Math.max(0, (clock() - wentAway) / 1000);
             wentAway = null;
@@ -245,7 +267,7 @@ export const GcCommentsWebView = forwardRef<GcCommentsWebViewHandle, GcCommentsW
         }
       });
       return () => subscription.remove();
-    }, [perform]);
+    }, [perform, resumed]);
 
     const onLoad = useCallback(
       (event: WebViewNavigationEvent) => {
@@ -261,22 +283,34 @@ export const GcCommentsWebView = forwardRef<GcCommentsWebViewHandle, GcCommentsW
       pageUrl.current = navigation.url;
     }, []);
 
-    // Links in comments leave the widget: open them in the system browser.
+    // Links in comments leave the widget (webViewProps.ts linkAction): other pages open in the
+    // system browser, mailto: / tel: in the user's apps.
     const onShouldStartLoadWithRequest = useCallback(
       (request: ShouldStartLoadRequest) => {
-        if (request.isTopFrame === false || originOf(request.url) === widgetOrigin) {
+        const action = linkAction(request.url, widgetOrigin, request.isTopFrame !== false);
+        if (action === 'stay') {
           return true;
         }
-        if (/^https?:/i.test(request.url)) {
-          void Linking.openURL(request.url);
+        if (action !== 'block') {
+          Linking.openURL(request.url).catch(() => undefined);
         }
         return false;
       },
       [widgetOrigin],
     );
 
+    if (loadError !== null) {
+      if (props.renderError) {
+        return props.renderError(loadError, retry);
+      }
+      return <GcErrorView error={loadError} retry={retry} style={style} />;
+    }
+
+    const extra = passThrough(props.webViewProps);
+
     return (
       <WebView
+        {...extra}
         key={generation}
         ref={webView}
         source={source}
@@ -296,7 +330,12 @@ export const GcCommentsWebView = forwardRef<GcCommentsWebViewHandle, GcCommentsW
         onRenderProcessGone={onRenderProcessGone}
         onNavigationStateChange={onNavigationStateChange}
         onShouldStartLoadWithRequest={onShouldStartLoadWithRequest}
+        onError={onPageError}
+        onHttpError={onPageHttpError}
         setSupportMultipleWindows={false}
+        // gc-bridge/<version>: the service and support see which bridge an app runs
+        applicationNameForUserAgent={withUserAgentToken(props.webViewProps?.applicationNameForUserAgent)}
+        webviewDebuggingEnabled={debuggingEnabled(props.webviewDebuggingEnabled, __DEV__)}
       />
     );
   },

@@ -14,3 +14,18 @@ export { APP_PROTOCOL, DEFAULT_TRIGGERS, SSO_LIFETIME_SECONDS, SsoCoordinator } 
 export { GcBridgePinError, sha256Hex, utf8Bytes, verifiedBridgeSource } from './bridgePin';
 export { LIFECYCLE_SCRIPT, RESTORED_MESSAGE } from './lifecycle';
 export type { SsoCoordinatorOptions, SsoEffect } from './coordinator';
+export { GcErrorView, ERROR_MESSAGE, RETRY_LABEL } from './GcErrorView';
+export type { GcErrorViewProps } from './GcErrorView';
+export { CrashGuard, DEFAULT_CRASH_LIMIT, DEFAULT_CRASH_WINDOW_MS, decideRecovery } from './crashGuard';
+export type { Recovery } from './crashGuard';
+export {
+  KIT_OWNED_PROPS,
+  USER_AGENT_TOKEN,
+  debuggingEnabled,
+  isErrorStatus,
+  isLoadError,
+  linkAction,
+  passThrough,
+  withUserAgentToken,
+} from './webViewProps';
+export type { GcLoadError, KitOwnedProp, LinkAction } from './webViewProps';

@@ -1,21 +1,23 @@
 package dev.gcbridge.comments
 
 import android.annotation.SuppressLint
-import android.content.ActivityNotFoundException
 import android.content.Intent
+import android.content.pm.ApplicationInfo
 import android.graphics.Bitmap
 import android.net.Uri
+import android.net.http.SslError
 import android.os.Handler
 import android.os.Looper
 import android.os.SystemClock
 import android.view.ViewGroup
 import android.webkit.JavascriptInterface
 import android.webkit.RenderProcessGoneDetail
+import android.webkit.SslErrorHandler
+import android.webkit.WebResourceError
 import android.webkit.WebResourceRequest
+import android.webkit.WebResourceResponse
 import android.webkit.WebView
 import android.webkit.WebViewClient
-import androidx.webkit.WebViewCompat
-import androidx.webkit.WebViewFeature
 import kotlinx.coroutines.CancellationException
 import kotlinx.coroutines.CoroutineScope
 import kotlinx.coroutines.Job
@@ -61,6 +63,8 @@ class GcCommentsController(
     private val onWebViewReplaced: (WebView) -> Unit = {},
     /** Milliseconds clock for the time spent paused (default `SystemClock.elapsedRealtime`). */
     private val clock: () -> Long = { SystemClock.elapsedRealtime() },
+    /** Load errors, the error view, the WebView factory and hook, dialogs, files, crashes ([GcCommentsOptions]). */
+    private val options: GcCommentsOptions = GcCommentsOptions(),
 ) {
     /** The WebView now showing the widget (a new one after the render process died). */
     var webView: WebView = webView
@@ -78,11 +82,49 @@ class GcCommentsController(
     private var fetchJob: Job? = null
     private var pausedAt: Long? = null
 
+    /** Dialogs, files, full screen, permissions, console, new windows (one for every WebView). */
+    private val chromeClient = GcChromeClient(widgetOrigin, options.chrome, { this.webView }) { url -> this.webView.loadUrl(url) }
+    /** The error view in the WebView's place, and the deferred load of a replaced WebView. */
+    private val host = GcWebViewHost(
+        options,
+        clock,
+        isForeground = { pausedAt == null },
+        currentWebView = { this.webView },
+        load = { this.webView.loadUrl(widgetUrl) },
+        retry = ::retry,
+    )
+
     /** Configure the WebView, install the bridge and the channel, load the widget. */
     fun start() {
         setUp(webView)
         webView.loadUrl(widgetUrl)
     }
+
+    /** Call from `Activity.onDestroy` (or the Fragment's `onDestroyView`): the WebView is destroyed. */
+    fun destroy() {
+        fetchJob?.cancel()
+        chromeClient.release()
+        host.cancelLoad()
+        webView.destroy()
+    }
+
+    /** Load the widget again (the error view's Retry; after `onLoadError`): a fresh crash budget. */
+    fun retry() {
+        options.crashGuard.reset()
+        host.hideError()
+        host.cancelLoad()
+        webView.loadUrl(widgetUrl)
+    }
+
+    /** Forward `Activity.onActivityResult` here when the kit started the file chooser: true if it was its request. */
+    fun onActivityResult(requestCode: Int, resultCode: Int, data: Intent?): Boolean {
+        if (requestCode != GcChromeClient.FILE_CHOOSER_REQUEST) return false
+        chromeClient.chooserResult(resultCode, data)
+        return true
+    }
+
+    /** Leaves full-screen video (call from the Activity's back handling): true if it was full screen. */
+    fun exitFullScreen(): Boolean = chromeClient.exitFullScreen()
 
     /** Call from `Activity.onPause` (or the Fragment's). */
     fun onPause() {
@@ -96,6 +138,7 @@ class GcCommentsController(
         val since = pausedAt ?: return
         pausedAt = null
         perform(coordinator.resume(maxOf(0L, clock() - since) / 1000.0))
+        host.resumed() // a render process that died while the app was away
     }
 
     @SuppressLint("SetJavaScriptEnabled")
@@ -104,18 +147,32 @@ class GcCommentsController(
         // The widget keeps its session token in localStorage: without DOM storage the user is
         // signed out on every launch.
         webView.settings.domStorageEnabled = true
-        webView.settings.setSupportMultipleWindows(false)
+        // target=_blank and window.open reach onCreateWindow (GcChromeClient), which opens the
+        // widget's origin in place and other pages in the browser; only on a user's tap
+        webView.settings.setSupportMultipleWindows(true)
+        webView.settings.javaScriptCanOpenWindowsAutomatically = false
         installChannel(webView)
-        if (WebViewFeature.isFeatureSupported(WebViewFeature.DOCUMENT_START_SCRIPT)) {
-            WebViewCompat.addDocumentStartJavaScript(webView, pageScripts, setOf(widgetOrigin))
-        }
+        GcWebkit.addDocumentStartScript(webView, pageScripts, widgetOrigin)
         webView.webViewClient = Client()
+        webView.webChromeClient = chromeClient
+        val debuggable = webView.context.applicationInfo.flags and ApplicationInfo.FLAG_DEBUGGABLE != 0
+        WebView.setWebContentsDebuggingEnabled(options.webContentsDebugging ?: debuggable)
+        options.configureWebView(webView)
+        // after the app's hook: its own user agent keeps the token too (once)
+        webView.settings.userAgentString = GcUserAgent.withSuffix(webView.settings.userAgentString)
     }
 
-    /** The render process is gone: a new WebView takes the dead one's place and loads the widget. */
+    /**
+     * The render process is gone: the dead WebView leaves the hierarchy at once (Android's
+     * documented duty), a new one from the app's factory takes its place with the app's
+     * settings ([GcWebViewSettings.copy], then the app's hook), and loads the widget when
+     * [GcRecoveryPolicy] says so: now, once the app is back and the view on screen, or never
+     * (too many crashes in a minute: the error view, whose Retry starts afresh).
+     */
     private fun replaceWebView() {
         val dead = webView
-        val fresh = WebView(dead.context)
+        val fresh = options.webViewFactory(dead.context)
+        GcWebViewSettings.copy(dead, fresh)
         val parent = dead.parent as? ViewGroup
         if (parent != null) {
             val index = parent.indexOfChild(dead)
@@ -123,11 +180,12 @@ class GcCommentsController(
             parent.removeView(dead)
             parent.addView(fresh, index, params)
         }
+        host.cancelLoad()
         dead.destroy()
         webView = fresh
         setUp(fresh)
-        fresh.loadUrl(widgetUrl)
         onWebViewReplaced(fresh)
+        host.recover()
     }
 
     /** Call when the app's own user signs in, switches or signs out ([user]: any identity, null when signed out). */
@@ -204,20 +262,15 @@ class GcCommentsController(
     }
 
     private fun installChannel(webView: WebView) {
-        if (WebViewFeature.isFeatureSupported(WebViewFeature.WEB_MESSAGE_LISTENER)) {
-            WebViewCompat.addWebMessageListener(
-                webView,
-                CHANNEL,
-                setOf(widgetOrigin),
-            ) { _, message, sourceOrigin, isMainFrame, _ ->
-                // Runs on the main thread. The origin rule already filters; check it again
-                // together with the frame, as the platform docs advise.
-                val fromWidget = isMainFrame && originOf(sourceOrigin.toString()) == widgetOrigin
-                received(message.data ?: "", fromWidget)
-            }
-        } else {
-            webView.addJavascriptInterface(JavascriptChannel(), CHANNEL)
+        val listening = GcWebkit.addMessageListener(webView, CHANNEL, widgetOrigin) { message ->
+            // Runs on the main thread. The origin rule already filters; check it again together
+            // with the frame, as the platform docs advise. A message that is not a string (an
+            // ArrayBuffer) is refused like one of another origin, never read.
+            val fromWidget = GcChannelPolicy.fromWidget(message, widgetOrigin)
+            received(GcChannelPolicy.textFor(message, widgetOrigin), fromWidget)
         }
+        // No WEB_MESSAGE_LISTENER, or the origin rule refused: the checked fallback channel.
+        if (!listening) webView.addJavascriptInterface(JavascriptChannel(), CHANNEL)
     }
 
     /** Fallback channel; called on a WebView background thread, so hop to the main thread. */
@@ -256,22 +309,44 @@ class GcCommentsController(
          */
         override fun onRenderProcessGone(view: WebView, detail: RenderProcessGoneDetail): Boolean {
             if (view !== webView) return true // an earlier, already replaced WebView
+            options.onRenderProcessGone(detail.didCrash())
             perform(coordinator.contentTerminated())
             return true
         }
 
-        /** Links in comments leave the widget: they open in the system browser. */
+        /**
+         * Links in comments leave the widget ([GcLinkPolicy]): other pages open in the system
+         * browser; `mailto:`, `tel:`, `intent:` in the user's apps; the widget's origin stays.
+         */
         override fun shouldOverrideUrlLoading(view: WebView, request: WebResourceRequest): Boolean {
-            val url = request.url
-            if (!request.isForMainFrame || originOf(url.toString()) == widgetOrigin) return false
-            if (url.scheme == "https" || url.scheme == "http") {
-                try {
-                    view.context.startActivity(Intent(Intent.ACTION_VIEW, url))
-                } catch (e: ActivityNotFoundException) {
-                    // nothing can open it: stay on the widget
-                }
-            }
+            val url = request.url.toString()
+            val action = GcLinkPolicy.forNavigation(url, widgetOrigin, request.isForMainFrame, request.hasGesture())
+            if (action == GcLinkAction.STAY) return false
+            GcLinks.openLink(view.context, url, action)
             return true
+        }
+
+        /** The widget's page could not be loaded (offline, DNS, TLS, timeout): the error view, `onLoadError`. */
+        override fun onReceivedError(view: WebView, request: WebResourceRequest, error: WebResourceError) {
+            val url = request.url.toString()
+            if (view !== webView || !GcLoadErrorPolicy.isWidgetLoadError(url, request.isForMainFrame, widgetOrigin)) return
+            host.showError(GcLoadError(url, error.errorCode, error.description?.toString().orEmpty()))
+        }
+
+        /** An HTTP error status for the widget's page (4xx, 5xx): no widget on it either. */
+        override fun onReceivedHttpError(view: WebView, request: WebResourceRequest, errorResponse: WebResourceResponse) {
+            val url = request.url.toString()
+            if (view !== webView || !GcLoadErrorPolicy.isWidgetLoadError(url, request.isForMainFrame, widgetOrigin)) return
+            if (!GcLoadErrorPolicy.isErrorStatus(errorResponse.statusCode)) return
+            host.showError(GcLoadError(url, description = errorResponse.reasonPhrase.orEmpty(), httpStatus = errorResponse.statusCode))
+        }
+
+        /** A TLS error is never overridden (the load is cancelled, as by default); for the widget's page, the error view. */
+        override fun onReceivedSslError(view: WebView, handler: SslErrorHandler, error: SslError) {
+            handler.cancel()
+            if (view === webView && GcOrigin.of(error.url) == widgetOrigin) {
+                host.showError(GcLoadError(error.url, ERROR_FAILED_SSL_HANDSHAKE, "TLS error ${error.primaryError}"))
+            }
         }
     }
 
