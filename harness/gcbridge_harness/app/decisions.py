@@ -16,13 +16,12 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from gcbridge_harness.app.options import DEFAULT_TRIGGERS
 from gcbridge_harness.coordinator import MAX_CONFLICT_ROUNDS, Effect, SsoCoordinator
 from gcbridge_harness.world.backend import AppUser
 
 __all__ = ["AppDecisions", "DEFAULT_TRIGGERS", "Injection", "LoginResponse", "MAX_CONFLICT_ROUNDS"]
 
-DEFAULT_TRIGGERS = frozenset({"gc-ready", "gc-loaded", "gc-sso-auth", "page-finished"})
-"""What makes the app fetch and inject ssoData (spec 6.2; page-finished is the Android habit)."""
 
 DROPPED = frozenset({"foreign", "oversized", "too-deep", "malformed", "unnamed"})
 
