@@ -35,7 +35,7 @@ from gcbridge_harness.app.page_waits import DEFAULT_WAIT, wait_seconds
 from gcbridge_harness.engines.selection import ENGINES, selected_engines
 
 _CALL_PASSED = pytest.StashKey[bool]()
-POINTS = ("document-start", "document-end", "page-finished")
+POINTS = ("document-start", "document-end", "page-finished", "page-started")
 
 # Timelines and diagnoses in failures, stable ids, usage errors, --gc-report.
 pytest_plugins = ["gcbridge_harness.report.reporting"]

@@ -39,6 +39,9 @@ CHANGED: dict[str, Any] = {
     "bfcache": True,
     "page_finished_twice": True,
     "share_view_with": object(),
+    "keep_widget_session": True,
+    "on_commit": lambda app: None,
+    "race_lost": True,
 }
 
 

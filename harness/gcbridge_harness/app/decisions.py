@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gcbridge_harness.app.options import DEFAULT_TRIGGERS
+from gcbridge_harness.app.platforms import EVALUATED_AT_PAGE_FINISHED
 from gcbridge_harness.coordinator import MAX_CONFLICT_ROUNDS, Effect, SsoCoordinator
 from gcbridge_harness.world.backend import AppUser
 
@@ -50,6 +51,7 @@ class AppDecisions:
     user: Any
     timeline: Any
     triggers: frozenset[str]
+    options: Any  # AppOptions
     refused: list[str]
     loaded: bool = False  # the WebView has loaded gc_url
 
@@ -59,13 +61,19 @@ class AppDecisions:
         """This launch's coordinator (made on first use; a relaunch is a new NativeApp)."""
         existing: SsoCoordinator | None = self.__dict__.get("_sso_coordinator")
         if existing is None:
-            # Only the page-finished platform (Android) has a page-finished moment to act on.
+            # Page finished is a trigger where bridge.js may miss gc-ready and gc-loaded: Android,
+            # React Native on Android.
             triggers = set(self.triggers)
-            if self.injection_point != "page-finished":
+            if self.injection_point not in EVALUATED_AT_PAGE_FINISHED:
                 triggers.discard("page-finished")
             user = self.user.id if self.user is not None else None
             # The harness app injects even without api_public_key (spec 5.1: silently ignored).
-            existing = SsoCoordinator(user=user, sso=True, triggers=frozenset(triggers))
+            existing = SsoCoordinator(
+                user=user,
+                sso=True,
+                triggers=frozenset(triggers),
+                keep_widget_session=self.options.keep_widget_session,
+            )
             self.__dict__["_sso_coordinator"] = existing
         return existing
 
@@ -114,7 +122,7 @@ class AppDecisions:
         self.received.append(text)
         self.timeline.add("native received", text[:200])
         if self.injection_point == "page-finished":
-            self._page_finished_once()
+            self._page_finished_once()  # its bridge was evaluated at page finished: it is there
         effects = self._coordinator().message(text)
         for effect in effects:
             if effect["do"] == "notify":

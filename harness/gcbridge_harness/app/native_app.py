@@ -28,9 +28,15 @@ from urllib.parse import quote, urlsplit
 
 from gcbridge_harness.app.decisions import AppDecisions, Injection, LoginResponse
 from gcbridge_harness.app.lifecycle import Lifecycle
+from gcbridge_harness.app.navigation import SENDER_FRAME_KNOWN, document_message
 from gcbridge_harness.app.options import DEFAULT_TRIGGERS, SITE_KEY, AppOptions
 from gcbridge_harness.app.page_waits import PageWaits
-from gcbridge_harness.app.platforms import PLATFORM_OF, InjectionPoint, at_page_finished
+from gcbridge_harness.app.platforms import (
+    EVALUATED_AT_PAGE_FINISHED,
+    PLATFORM_OF,
+    InjectionPoint,
+    at_page_finished,
+)
 from gcbridge_harness.report.leaks import SsoLeakChecker
 from gcbridge_harness.report.timeline import Timeline, TimelineEntry
 
@@ -182,10 +188,11 @@ class NativeApp(PageWaits, AppDecisions, Lifecycle):
         self.timeline.add("load", self.url)
         self._load(self.url)
         self.loaded = True
-        if self.injection_point == "page-finished":
+        if self.injection_point in EVALUATED_AT_PAGE_FINISHED:
+            if self.options.race_lost and self.injection_point == "page-started":
+                self._evaluate_after_the_race()
             self.timeline.add("page finished")
-            for _ in range(self.injections):
-                self._run_script(at_page_finished(self.bridge))
+            self._evaluate_bridge()
             if early:
                 self._run_script(at_page_finished(early))
             if "page-finished" in self.triggers:
@@ -196,6 +203,17 @@ class NativeApp(PageWaits, AppDecisions, Lifecycle):
         self.__dict__["_live"] = True  # later documents are the lifecycle's (Lifecycle)
         self._release_comments()
         return self
+
+    def _evaluate_after_the_race(self) -> None:
+        """``race_lost``: the evaluation at page started lands once gc-ready and gc-loaded went."""
+
+        def loaded_emitted() -> bool:
+            emitted = self.timeline.find("widget emitted")
+            return any(e.detail.startswith("gc-loaded") for e in emitted)
+
+        self.wait_for(loaded_emitted, "the widget's gc-loaded, before the bridge (the race lost)")
+        self.timeline.add("bridge evaluated", "at page started, after gc-ready and gc-loaded")
+        self._evaluate_bridge()
 
     def relaunch(self, **overrides: Any) -> NativeApp:
         """Quit (keeping the profile's storage) and launch again on the same thread.
@@ -219,9 +237,19 @@ class NativeApp(PageWaits, AppDecisions, Lifecycle):
         return error
 
     def _native(self, platform: str, kind: str, text: str, *, top: bool, origin: str) -> None:
-        """A message reached the native side, from a frame that is ``top`` or not, of ``origin``."""
-        if not top or origin != self.widget_origin:
-            self._on_refused(text, f"{'a subframe' if not top else 'another origin'} ({origin})")
+        """A message reached the native side, from a frame that is ``top`` or not, of ``origin``.
+
+        The app checks what its platform tells it: the frame and its origin (iOS, Android),
+        the sending frame's origin alone (React Native's ``nativeEvent.url``).
+        """
+        frame_known = SENDER_FRAME_KNOWN[self.injection_point]
+        if origin != self.widget_origin or (frame_known and not top):
+            where = "another origin" if origin != self.widget_origin else "a subframe"
+            self._on_refused(text, f"{where} ({origin}{'' if top else ', a subframe'})")
+            return
+        complete = document_message(text) if platform == "react-native" else None
+        if complete is not None:
+            self._document_message(complete)  # the React Native kit's lifecycle script
             return
         if self.ready_at is None and '"gc-' in text:
             self.ready_at = time.monotonic() - self.opened_at

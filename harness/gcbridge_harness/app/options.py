@@ -58,6 +58,15 @@ class AppOptions:
     bfcache: bool | None = None  # None: the engine's default (WebKit on, Playwright's off)
     page_finished_twice: bool = False  # Android's onPageFinished, twice for one document
     share_view_with: NativeApp | None = field(default=None, compare=False)
+    # The app lets signed-out users keep a session of the service's own accounts (the
+    # coordinator's keep_widget_session; by default a ready widget is signed out then).
+    keep_widget_session: bool = False
+    # The app's own code run as each new document commits, before the widget in it is ready
+    # (the launch's first document too): a sign-out or a user switch while the page loads.
+    on_commit: Callable[[NativeApp], None] | None = field(default=None, compare=False)
+    # page-started (React Native on Android): the evaluation at page started lands after the
+    # widget's gc-ready and gc-loaded went out (the race lost), in the launch's document.
+    race_lost: bool = False
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "triggers", frozenset(self.triggers))
