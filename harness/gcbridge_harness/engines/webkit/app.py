@@ -125,7 +125,10 @@ class WebKitApp(NativeApp):
         self._open_fields.update(profile=self.profile, fresh=False)  # a new view: the same
 
     def _load(self, url: str) -> None:
+        before = self.__dict__.get("_load_events", 0)
         self.runtime.process.request("load", view=self.view, url=url)
+        # The page's own load event, which the app's page-finished callback comes after.
+        self.wait_for(lambda: self.__dict__.get("_load_events", 0) > before, "the load event")
 
     def _world(self, world: str) -> str | None:
         if world == "bridge":
@@ -178,7 +181,7 @@ class WebKitApp(NativeApp):
             self.leaks.record("navigation URL", event.get("url", ""))
         elif event.get("event") == "load":
             phase = event.get("phase")
-            if phase in ("started", "failed", "finished"):
+            if phase in ("started", "failed"):  # finished: the page's load event (LIFE)
                 self._navigation(phase)
         elif event.get("event") == "terminated":
             self._terminated()
@@ -220,6 +223,9 @@ class WebKitApp(NativeApp):
                 self.timeline.add_wall(at, str(payload["kind"]), str(payload["detail"]))
         elif channel == "life" and stamped.get("top") and payload == "restored":
             self._restored()
+        elif channel == "life" and stamped.get("top") and payload == "loaded":
+            self.__dict__["_load_events"] = self.__dict__.get("_load_events", 0) + 1
+            self._navigation("finished")
         elif channel == "life" and stamped.get("top") and payload in NAVIGATIONS:
             self._navigation(payload)
         elif channel == "native" and isinstance(payload, dict):

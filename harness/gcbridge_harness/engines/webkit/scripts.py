@@ -71,6 +71,9 @@ LIFE = """(function () {
     } catch (e) { /* the app is gone */ }
   }
   say('committed');
+  // The load event: Android's onPageFinished comes after it. (WebKitGTK's load-changed
+  // FINISHED may come before the page's deferred module scripts ran, DOMContentLoaded even.)
+  window.addEventListener('load', function () { say('loaded'); });
   window.addEventListener('pageshow', function (event) {
     if (event.persisted) { say('restored'); }
   }, true);
