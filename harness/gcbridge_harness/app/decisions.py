@@ -78,11 +78,11 @@ class AppDecisions:
         return existing
 
     def _page_finished_once(self) -> None:
-        """Tell the coordinator the page has finished loading (once per launch).
+        """The launch's document finished loading: the platform's page-finished callback.
 
-        ``launch()`` reports page finished itself only where it is a trigger; otherwise the
-        app's own code (and, on the page-finished platform, every forwarded message) runs
-        after the load returned, so the page is there.
+        Later documents' come from :meth:`Lifecycle._navigation`; the coordinator decides
+        whether page finished is a trigger (Android, React Native on Android) or only says
+        the page is there.
         """
         if self.__dict__.get("_page_finished_seen") or not self.loaded:
             return
@@ -95,14 +95,12 @@ class AppDecisions:
         """The app's user signs in (or another one does): inject fresh ssoData."""
         self.user = user
         self.timeline.add("app login", user.username)
-        self._page_finished_once()
         self._perform(self._coordinator().app_login(user.id))
 
     def app_logout(self) -> None:
         """The app's user signs out: ``window.gcSsoLogout()``."""
         self.user = None
         self.timeline.add("app logout")
-        self._page_finished_once()
         self._perform(self._coordinator().app_logout())
 
     # ---- reactions -----------------------------------------------------------------
@@ -121,8 +119,6 @@ class AppDecisions:
                 return  # the app's `body as? String` is nil
         self.received.append(text)
         self.timeline.add("native received", text[:200])
-        if self.injection_point == "page-finished":
-            self._page_finished_once()  # its bridge was evaluated at page finished: it is there
         effects = self._coordinator().message(text)
         for effect in effects:
             if effect["do"] == "notify":
@@ -133,11 +129,6 @@ class AppDecisions:
                     self.conflicts.append(username if isinstance(username, str) else None)
                     self.timeline.add("conflict", repr(username))
         self._perform(effects)
-
-    def _inject_login(self, trigger: str) -> None:
-        """``launch()`` reports page finished where it is one of the app's triggers."""
-        if trigger == "page-finished":
-            self._page_finished_once()
 
     def _violation(self, what: str) -> None:
         self.violations.append(what)

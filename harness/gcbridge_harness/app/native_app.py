@@ -195,10 +195,9 @@ class NativeApp(PageWaits, AppDecisions, Lifecycle):
             self._evaluate_bridge()
             if early:
                 self._run_script(at_page_finished(early))
-            if "page-finished" in self.triggers:
-                self._inject_login("page-finished")
-            if self.page_finished_twice:
-                self._page_finished_again()
+        self._page_finished_once()  # the platform's page-finished callback of this document
+        if self.page_finished_twice and self.platform == "android":
+            self._page_finished_again()
         self.__dict__["_documents"] = 1
         self.__dict__["_live"] = True  # later documents are the lifecycle's (Lifecycle)
         self._release_comments()
