@@ -31,6 +31,11 @@ export const DEFAULT_TRIGGERS: readonly string[] = ['gc-ready', 'gc-loaded', 'gc
  */
 export const ANDROID_TRIGGERS: readonly string[] = [...DEFAULT_TRIGGERS, 'page-finished'];
 
+/** The triggers of the platform React Native runs on (`Platform.OS`). */
+export function triggersFor(os: string): readonly string[] {
+  return os === 'android' ? ANDROID_TRIGGERS : DEFAULT_TRIGGERS;
+}
+
 /** Default: a ready widget is signed out while the app has no user (its stored session goes). */
 export const KEEP_WIDGET_SESSION = false;
 

@@ -61,6 +61,12 @@ class GcCommentsController(
     private val onWebViewReplaced: (WebView) -> Unit = {},
     /** Milliseconds clock for the time spent paused (default `SystemClock.elapsedRealtime`). */
     private val clock: () -> Long = { SystemClock.elapsedRealtime() },
+    /**
+     * By default, while the app has no user a ready widget is signed out (it restores its own
+     * stored session, a previous user's, by itself); true keeps that session, for apps that let
+     * signed-out users use the service's own accounts.
+     */
+    keepWidgetSession: Boolean = GcSsoCoordinator.KEEP_WIDGET_SESSION,
 ) {
     /** The WebView now showing the widget (a new one after the render process died). */
     var webView: WebView = webView
@@ -74,7 +80,11 @@ class GcCommentsController(
     private val mainThread = Handler(Looper.getMainLooper())
 
     /** Every decision (when to fetch, inject, sign out, ask, discard) is the coordinator's. */
-    private val coordinator = GcSsoCoordinator(user = appUser, sso = usesSso && ssoProvider != null)
+    private val coordinator = GcSsoCoordinator(
+        user = appUser,
+        sso = usesSso && ssoProvider != null,
+        keepWidgetSession = keepWidgetSession,
+    )
     private var fetchJob: Job? = null
     private var pausedAt: Long? = null
 
@@ -234,7 +244,10 @@ class GcCommentsController(
         override fun onPageStarted(view: WebView, url: String?, favicon: Bitmap?) {
             super.onPageStarted(view, url, favicon)
             // A new document (launch, reload, navigation, a new WebView): wait for the widget to
-            // be ready again; answers for the old document are discarded.
+            // be ready again; answers for the old document are discarded. WebView calls this when
+            // the navigation commits, and not for same-document ones (a fragment, pushState:
+            // Chromium's AwWebContentsObserver.didFinishNavigation); a navigation aborted before
+            // it commits (a 204) gives onPageFinished alone, already-finished for the coordinator.
             perform(coordinator.pageStarted())
         }
 
