@@ -10,14 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from gcbridge_harness.app.platforms import InjectionPoint
 from gcbridge_harness.world.backend import AppUser, CustomerBackend
 from gcbridge_harness.world.service import ServiceClient
-
-if TYPE_CHECKING:
-    from gcbridge_harness.app.native_app import NativeApp
 
 __all__ = ["AppOptions", "DEFAULT_TRIGGERS", "SITE_KEY"]
 
@@ -53,17 +50,17 @@ class AppOptions:
     request_log: Any = None  # the emulator's (gcbridge.emulator.requestlog)
     uid: str | None = None  # the thread (a new one by default)
     page_title: str = "Harness thread"
-    registry: list[NativeApp] | None = field(default=None, compare=False)
+    registry: list[Any] | None = field(default=None, compare=False)  # the launched NativeApps
     clock: Any = None  # the harness's (backend and emulator): resume() moves it
     bfcache: bool | None = None  # None: the engine's default (WebKit on, Playwright's off)
     page_finished_twice: bool = False  # Android's onPageFinished, twice for one document
-    share_view_with: NativeApp | None = field(default=None, compare=False)
+    share_view_with: Any = field(default=None, compare=False)  # a NativeApp: its second WebView
     # The app lets signed-out users keep a session of the service's own accounts (the
     # coordinator's keep_widget_session; by default a ready widget is signed out then).
     keep_widget_session: bool = False
     # The app's own code run as each new document commits, before the widget in it is ready
     # (the launch's first document too): a sign-out or a user switch while the page loads.
-    on_commit: Callable[[NativeApp], None] | None = field(default=None, compare=False)
+    on_commit: Callable[[Any], None] | None = field(default=None, compare=False)
     # page-started (React Native on Android): the evaluation at page started lands after the
     # widget's gc-ready and gc-loaded went out (the race lost), in the launch's document.
     race_lost: bool = False
