@@ -26,6 +26,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=10)
     args = parser.parse_args()
 
+    from gcbridge_harness.app.options import AppOptions
     from gcbridge_harness.engines.chromium import ChromiumApp
     from gcbridge_harness.engines.webkit.app import WebKitApp, WebKitRuntime
     from gcbridge_harness.engines.webkit.client import WebKitProcess
@@ -55,14 +56,14 @@ def main() -> None:
             try:
                 for round_ in range(args.rounds + 1):
                     for name, (app_class, runtime) in runtimes.items():
-                        app = app_class(
-                            runtime,
+                        options = AppOptions(
                             service=service,
                             backend=backend,
                             bridge=bridge,
                             injection_point="document-end",
                             request_log=emu.request_log,
-                        ).launch()
+                        )
+                        app = app_class(runtime, options).launch()
                         app.wait_for_event("gc-ready")
                         if round_:
                             times[name].append(app.ready_at)

@@ -83,7 +83,10 @@ def run_case(cls: Any, table: dict[str, Any], case: dict[str, Any]) -> str | Non
         view = step.get("view", "a")
         if view not in views:
             views[view] = cls(
-                user=setup["user"], sso=setup["sso"], triggers=frozenset(setup["triggers"])
+                user=setup["user"],
+                sso=setup["sso"],
+                triggers=frozenset(setup["triggers"]),
+                keep_widget_session=setup["keep_widget_session"],
             )
         try:
             got = apply(views[view], step["in"])

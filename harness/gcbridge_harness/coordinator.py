@@ -15,6 +15,12 @@ The WebView's life after the first load is part of the same decisions: a new doc
 process (``content_terminated`` -> a ``reload`` effect), the app back in the foreground
 (``resume``), Android's second ``onPageFinished`` for one document (``already-finished``). An
 answer to a fetch made for another document, or before a resume, is never injected.
+
+The widget is signed in as exactly the app's user, and nobody else (issue 30): with SSO on and
+no app user, a widget that becomes ready is signed out (it may have restored a previous user's
+session from its storage), once per document; a sign-out or a user switch before the widget is
+ready is applied when it is. ``keep_widget_session=True`` leaves a signed-out app's widget to
+the service's own accounts (the app's own sign-out still lands).
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ from typing import Any
 
 __all__ = [
     "DEFAULT_TRIGGERS",
+    "KEEP_WIDGET_SESSION",
     "MAX_CONFLICT_ROUNDS",
     "MAX_DEPTH",
     "MAX_MESSAGE_CHARS",
@@ -38,6 +45,9 @@ PROTOCOL = 1
 
 DEFAULT_TRIGGERS = frozenset({"gc-ready", "gc-loaded", "gc-sso-auth"})
 """Widget events after which the app fetches and injects ssoData (spec 6.2)."""
+
+KEEP_WIDGET_SESSION = False
+"""Default: a ready widget is signed out while the app has no user (its stored session goes)."""
 
 READY_EVENTS = frozenset({"gc-ready", "gc-loaded"})
 KNOWN_EVENTS = frozenset({"gc-ready", "gc-loaded", "gc-sso-auth", "gc-sso-conflict"})
@@ -84,6 +94,15 @@ def _ignore(reason: str) -> Effect:
     return {"do": "ignore", "reason": reason}
 
 
+def signs_out_at_ready(keep_widget_session: bool, logout_owed: bool) -> bool:
+    """Whether a ready widget is signed out while the app has no user.
+
+    Always, unless the app keeps the widget's own session; even then when the app's sign-out
+    came before the widget was ready (it may still show the user who signed out).
+    """
+    return logout_owed or not keep_widget_session
+
+
 class SsoCoordinator:
     """The app's decisions for one WebView showing the widget (spec 4.8, 5.1, 6.2)."""
 
@@ -93,10 +112,14 @@ class SsoCoordinator:
         user: str | None = None,
         sso: bool = True,
         triggers: frozenset[str] | set[str] | None = None,
+        keep_widget_session: bool = KEEP_WIDGET_SESSION,
     ) -> None:
         self.user = user
         self.sso = sso
         self.triggers = frozenset(DEFAULT_TRIGGERS if triggers is None else triggers)
+        # True: while the app has no user, the widget may keep a session of the service's own
+        # accounts (an app that lets signed-out users sign in there); the app's sign-out lands.
+        self.keep_widget_session = keep_widget_session
         self.ready = False
         self._next = 0
         self._fetching: int | None = None
@@ -107,6 +130,8 @@ class SsoCoordinator:
         self._rounds = 0
         self._finished = False  # page-finished already seen for this document
         self._stale: dict[int, str] = {}  # fetch / conflict id -> why its answer is discarded
+        self._signed_out = False  # a logout went to this document
+        self._logout_owed = False  # the app signed out while no document was ready
 
     # ---- inputs ----------------------------------------------------------------------
 
@@ -162,8 +187,9 @@ class SsoCoordinator:
         if not self.sso:
             return [_ignore("sso-off")]
         if not self.ready:
+            self._logout_owed = True  # applied when the widget is ready
             return [_ignore("not-ready")]
-        return [{"do": "logout"}]
+        return self._logout()
 
     def fetch_result(
         self, fetch: int, sso_data: str | None = None, error: str | None = None
@@ -199,6 +225,7 @@ class SsoCoordinator:
         """
         self.ready = False
         self._finished = False
+        self._signed_out = False
         self._fetching = None
         self._asking = None
         return []
@@ -223,10 +250,7 @@ class SsoCoordinator:
         self._orphan("stale-document")
         self.ready = True
         self._finished = True
-        if not self.sso:
-            return [_ignore("sso-off")]
-        if self.user is None:
-            return [{"do": "logout"}]
+        self._signed_out = False  # what happened to it while it was away is unknown
         return self._trigger("restored")
 
     def content_terminated(self) -> list[Effect]:
@@ -264,9 +288,11 @@ class SsoCoordinator:
         self._orphan("stale-document")
         self.ready = False
         self._finished = False
+        self._signed_out = False
 
     def _new_login_state(self, user: str | None) -> None:
         self.user = user
+        self._logout_owed = False  # a login at ready replaces whatever session the widget has
         self._fetching = None  # a fetch for the previous state is stale from now on
         self._asking = None
         self._resolved.clear()
@@ -278,13 +304,28 @@ class SsoCoordinator:
         if not self.ready:
             return [_ignore("not-ready")]
         if self.user is None:
-            return [_ignore("signed-out")]
+            return self._no_app_user()
         if self._fetching is not None:
             return [_ignore("fetch-in-flight")]
         self._next += 1
         self._fetching = self._next
         self._fetch_trigger = trigger
         return [{"do": "fetch", "fetch": self._next, "user": self.user, "trigger": trigger}]
+
+    def _no_app_user(self) -> list[Effect]:
+        """A ready widget and nobody signed in to the app: sign it out, once per document.
+
+        Its own stored session may be a previous app user's (the widget restores it without any
+        injection). ``keep_widget_session`` leaves it, unless the app signed out before ready.
+        """
+        if self._signed_out or not signs_out_at_ready(self.keep_widget_session, self._logout_owed):
+            return [_ignore("signed-out")]
+        return self._logout()
+
+    def _logout(self) -> list[Effect]:
+        self._signed_out = True
+        self._logout_owed = False
+        return [{"do": "logout"}]
 
     def _conflict(self, username: Any) -> list[Effect]:
         if not self.sso:

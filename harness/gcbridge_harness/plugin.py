@@ -35,7 +35,7 @@ from gcbridge_harness.app.page_waits import DEFAULT_WAIT, wait_seconds
 from gcbridge_harness.engines.selection import ENGINES, selected_engines
 
 _CALL_PASSED = pytest.StashKey[bool]()
-POINTS = ("document-start", "document-end", "page-finished")
+POINTS = ("document-start", "document-end", "page-finished", "page-started")
 
 # Timelines and diagnoses in failures, stable ids, usage errors, --gc-report.
 pytest_plugins = ["gcbridge_harness.report.reporting"]
@@ -274,6 +274,7 @@ def native_app(
     leaks, transport misuse, page errors); all are closed.
     """
     from gcbridge_harness.app.native_app import NativeApp
+    from gcbridge_harness.app.options import AppOptions
     from gcbridge_harness.app.platforms import InjectionPoint
     from gcbridge_harness.report.reporting import APPS
 
@@ -299,14 +300,16 @@ def native_app(
             engine_runtime = request.getfixturevalue("bfcache_browser")
         app = app_class(
             engine_runtime,
-            clock=harness_clock,
-            service=service,
-            backend=customer_backend,
-            bridge=bridge_script,
-            injection_point=injection_point,
-            request_log=emulator.request_log,
-            registry=apps,
-            **options,
+            AppOptions(
+                clock=harness_clock,
+                service=service,
+                backend=customer_backend,
+                bridge=bridge_script,
+                injection_point=injection_point,
+                request_log=emulator.request_log,
+                registry=apps,
+                **options,
+            ),
         )
         app.wait_seconds = wait
         launched: NativeApp = app.launch()

@@ -167,13 +167,16 @@ def test_every_kit_glue_wires_the_lifecycle():
         "perform(coordinator.contentTerminated())",
         "case .reload:",
         "webView.reload()",
-        "perform(coordinator.pageStarted())",
+        # a new document at its commit: a provisional load that fails replaces nothing
+        "func webView(_ webView: WKWebView, didCommit navigation: WKNavigation!) {\n"
+        "        perform(coordinator.pageStarted())",
         "perform(coordinator.restored())",
         "coordinator.resume(seconds:",
         "UIApplication.willEnterForegroundNotification",
         "GcSsoScripts.lifecycleScript",
     ):
         assert needle in swift, needle
+    assert "didStartProvisionalNavigation navigation" not in swift, "no new page before a commit"
     kotlin = (KOTLIN / "main" / "java" / KOTLIN_PACKAGE / "GcCommentsController.kt").read_text()
     for needle in (
         "override fun onRenderProcessGone(view: WebView, detail: RenderProcessGoneDetail): Boolean",
@@ -193,9 +196,8 @@ def test_every_kit_glue_wires_the_lifecycle():
         "coordinator.current?.contentTerminated()",
         "case 'reload':",
         "key={generation}",
-        "coordinator.current?.pageStarted()",
-        "c.restored()",
-        "coordinator.current?.resume(seconds)",
+        "lifecycleEffects(c, data)",
+        "coordinator.current?.resume(away.resumedAfter)",
         "AppState.addEventListener('change'",
         "verifiedBridgeSource()",
         "LIFECYCLE_SCRIPT",

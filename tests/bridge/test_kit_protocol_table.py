@@ -60,6 +60,21 @@ RULES = {
     "resumed after N seconds": "resume-after-the-ssoData-lifetime-reinjects",
     "a second page-finished": "second-page-finished-is-ignored",
     "two views": "two-views-each-signed-in-once",
+    # issue 30: signed in as exactly the app's user, and nobody else
+    "ready with no app user: signed out": "ready-with-no-app-user-signs-the-widget-out",
+    "page-finished with no app user: signed out": (
+        "page-finished-with-no-app-user-signs-the-widget-out"
+    ),
+    "the option keeping the widget's own session": (
+        "keep-widget-session-leaves-a-signed-out-widget-alone"
+    ),
+    "a sign-out before ready is applied at ready": "sign-out-before-ready-is-applied-at-ready",
+    "... even keeping the widget's own session": (
+        "sign-out-before-ready-lands-even-keeping-widget-sessions"
+    ),
+    "a user switch before ready: the new user at ready": (
+        "user-switch-before-ready-signs-in-the-new-user-at-ready"
+    ),
 }
 INPUTS = {"message", "page-finished", "app-login", "app-logout", "fetch-result"}
 INPUTS |= {"conflict-result", "relaunch"}
@@ -76,6 +91,11 @@ def test_table_is_versioned_with_the_bridge_protocol():
     declared = re.search(r"var PROTOCOL = (\d+);", script().text)
     assert declared is not None
     assert TABLE["protocol"] == int(declared.group(1)) == 1
+    # format 2 (issue 30): the setup field keep_widget_session, a ready widget signed out while
+    # nobody is signed in to the app; every case's setup names only known fields
+    assert TABLE["format"] == 2
+    assert set(TABLE["defaults"]) == {"user", "sso", "triggers", "keep_widget_session"}
+    assert all(set(case["setup"]) <= set(TABLE["defaults"]) for case in TABLE["cases"])
 
 
 def test_table_pins_every_rule_with_every_input_and_effect():
@@ -109,7 +129,10 @@ def test_sso_data_appears_in_no_effect_but_the_injection():
             coordinator = views.setdefault(
                 step.get("view", "a"),
                 SsoCoordinator(
-                    user=setup["user"], sso=setup["sso"], triggers=frozenset(setup["triggers"])
+                    user=setup["user"],
+                    sso=setup["sso"],
+                    triggers=frozenset(setup["triggers"]),
+                    keep_widget_session=setup["keep_widget_session"],
                 ),
             )
             for effect in run_python.apply(coordinator, step["in"]):
@@ -195,6 +218,27 @@ MUTATIONS = [
         "ready-fetches-and-injects",
     ),
     (
+        "python",
+        "a ready widget left signed in while the app has no user",
+        "return self._no_app_user()",
+        'return [_ignore("signed-out")]',
+        "ready-with-no-app-user-signs-the-widget-out",
+    ),
+    (
+        "python",
+        "a sign-out before ready forgotten",
+        "self._logout_owed = True  # applied when the widget is ready",
+        "pass",
+        "sign-out-before-ready-lands-even-keeping-widget-sessions",
+    ),
+    (
+        "typescript",
+        "a ready widget left signed in while the app has no user",
+        "return logoutOwed || !keepWidgetSession;",
+        "return logoutOwed || !keepWidgetSession && false;",
+        "ready-with-no-app-user-signs-the-widget-out",
+    ),
+    (
         "typescript",
         "failed fetch: the logout removed",
         "return [{ do: 'logout' }, { do: 'error', reason: 'fetch-failed', error }];",
@@ -214,6 +258,13 @@ MUTATIONS = [
         'listOf(GcSsoEffect.Logout, GcSsoEffect.Error("fetch-failed", error))',
         'listOf(GcSsoEffect.Error("fetch-failed", error))',
         "failed-fetch-signs-out-and-reports",
+    ),
+    (
+        "kotlin",
+        "a ready widget left signed in while the app has no user",
+        "logoutOwed || !keepWidgetSession",
+        "logoutOwed || !keepWidgetSession && false",
+        "ready-with-no-app-user-signs-the-widget-out",
     ),
     (
         "kotlin",

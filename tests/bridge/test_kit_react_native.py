@@ -113,9 +113,18 @@ def test_kit_uses_the_documented_webview_props():
         "originOf(url) === widgetOrigin",
         # every decision goes through the pure coordinator
         "c.message(data, fromWidget)",
-        "onLoadStart={onLoadStart}",
+        # a new document is the lifecycle script's to say (onLoadStart fires for same-document
+        # navigations too); page finished a trigger on Android; only background is time away
+        "lifecycleEffects(c, data)",
+        "onLoad={onLoad}",
+        "triggers: triggersFor(Platform.OS)",
+        "awayAfter(state, since, clock())",
+        "callbacks.current.now ?? monotonicNow",
+        "keepWidgetSession: props.keepWidgetSession ?? false",
     ):
         assert needle in source, needle
+    assert "onLoadStart" not in source.split("export const GcCommentsWebView", 1)[1]
+    assert "?? Date.now" not in source, "a wall clock for the time away"
 
 
 def test_node_modules_stay_out_of_git():

@@ -2,9 +2,10 @@
 
 Fifty instants for ``calls --follow``, fewer for the commands that start a server or
 a browser at each (see the counts below), spread over each command's start (imports,
-its first requests), its polls and its waits (``tests/interrupt_instants.py``). A Ctrl-C that lands while an
-event loop or a coroutine is half-made must not print "was never awaited" or
-"Exception ignored"; one that lands during the imports must not print a traceback.
+its first requests), its polls and its waits (``tests/interrupt_instants.py``). A
+Ctrl-C that lands while an event loop or a coroutine is half-made must not print
+"was never awaited" or "Exception ignored"; one that lands during the imports must
+not print a traceback.
 """
 
 from __future__ import annotations

@@ -59,3 +59,15 @@ def test_allow_frames_widens_the_widget_csp_while_inside(tmp_path):
         after = httpx.get(emu.url + "/widget/").headers["content-security-policy"]
     assert inside.endswith("; frame-src http://127.0.0.1:9")
     assert "frame-src" not in api and "frame-src" not in after
+
+
+def test_no_content_answers_the_path_204_while_inside(tmp_path):
+    with running_emulator(tmp_path, request_log=True) as emu:
+        with emu.request_log.no_content("/widget/next"):
+            inside = httpx.get(emu.url + "/widget/next")
+            other = httpx.get(emu.url + "/healthz")
+        after = httpx.get(emu.url + "/widget/next")
+        entries = emu.request_log.matching(lambda e: e.path == "/widget/next")
+    assert (inside.status_code, inside.content) == (204, b"")
+    assert other.status_code == 200 and after.status_code != 204
+    assert [(e.status, e.done) for e in entries][0] == (204, True)

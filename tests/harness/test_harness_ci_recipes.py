@@ -117,12 +117,17 @@ def test_ci_recipe_runs_from_a_clean_directory(
     assert "pass  login: login_on_ready  [chromium, document-end]" in outputs[-1]
     matrix = [line.split() for line in outputs[-1].splitlines() if "chromium/" in line]
     assert matrix == [
-        ["chromium/document-start", "chromium/document-end", "chromium/page-finished"]
+        [
+            "chromium/document-start",
+            "chromium/document-end",
+            "chromium/page-finished",
+            "chromium/page-started",
+        ]
     ]
-    assert "login: login_on_ready  " in outputs[-1] and "3 passed, 0 failed" in outputs[-1]
+    assert "login: login_on_ready  " in outputs[-1] and "4 passed, 0 failed" in outputs[-1]
     assert (work / "harness-report" / "index.html").is_file()
     cases = list(ET.parse(work / "harness-report" / "junit.xml").getroot().iter("testcase"))
-    assert len(cases) == 3
+    assert len(cases) == 4
     assert {c.get("classname") for c in cases} == {"gcbridge_harness.scenarios.test_login"}
 
     if recipe == "github":

@@ -89,7 +89,7 @@ def test_skip_reasons_and_the_webkit_notice_are_printed(tmp_path: Path) -> None:
     assert done.returncode == 0, out + done.stderr
     assert "skip  login: login_on_ready  [chromium, document-end]" in out
     assert "      skipped: no display in this CI job" in out
-    assert "2 passed, 0 failed, 1 skipped" in out
+    assert "3 passed, 0 failed, 1 skipped" in out
     assert "WARNING: WebKit was NOT run (--engine chromium)" in out
     assert "install WebKit: " in out and "--engine all" in out
 

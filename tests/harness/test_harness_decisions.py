@@ -38,6 +38,7 @@ class StandInApp(AppDecisions):
         self.conflicts: list[str | None] = []
         self.app_errors: list[str] = []
         self.evaluated: list[str] = []
+        self.options = SimpleNamespace(keep_widget_session=False)
 
     def _evaluate_call(self, call: str) -> str | None:
         self.evaluated.append(call)

@@ -93,7 +93,7 @@ def test_report_shows_matrix_timelines_and_failure_artifacts(pytester: pytest.Py
         "--gc-report",
         "report",
         "-k",
-        "(conflict_resolved or login_on_ready) and not document-end",
+        "(conflict_resolved or login_on_ready) and not document-end and not page-started",
         "-p",
         "no:cacheprovider",
         "-n",

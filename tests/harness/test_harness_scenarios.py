@@ -57,7 +57,7 @@ def _ready_only_bridge() -> str:
 
 
 ENGINES = ("chromium", "webkit")
-POINTS = ("document-start", "document-end", "page-finished")
+POINTS = ("document-start", "document-end", "page-finished", "page-started")
 
 
 # A broken bridge fails by a wait running out: a shorter wait than an app team's

@@ -80,8 +80,8 @@ def test_zero_executed_scenarios_is_never_success(pytester: pytest.Pytester) -> 
     )
     result = _run(pytester, "-p", "skip_everything", "-k", "login_on_ready")
     assert result.ret == pytest.ExitCode.TESTS_FAILED
-    # login_on_ready at three injection points in each engine found here.
-    runs = 3 * sum(engine_status(name).found for name in ENGINES)
+    # login_on_ready at four injection points in each engine found here.
+    runs = 4 * sum(engine_status(name).found for name in ENGINES)
     result.stdout.fnmatch_lines([f"*none of the {runs} scenarios ran (all skipped)*"])
 
 

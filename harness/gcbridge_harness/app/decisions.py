@@ -16,13 +16,13 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from gcbridge_harness.app.options import DEFAULT_TRIGGERS
+from gcbridge_harness.app.platforms import EVALUATED_AT_PAGE_FINISHED
 from gcbridge_harness.coordinator import MAX_CONFLICT_ROUNDS, Effect, SsoCoordinator
 from gcbridge_harness.world.backend import AppUser
 
 __all__ = ["AppDecisions", "DEFAULT_TRIGGERS", "Injection", "LoginResponse", "MAX_CONFLICT_ROUNDS"]
 
-DEFAULT_TRIGGERS = frozenset({"gc-ready", "gc-loaded", "gc-sso-auth", "page-finished"})
-"""What makes the app fetch and inject ssoData (spec 6.2; page-finished is the Android habit)."""
 
 DROPPED = frozenset({"foreign", "oversized", "too-deep", "malformed", "unnamed"})
 
@@ -51,6 +51,7 @@ class AppDecisions:
     user: Any
     timeline: Any
     triggers: frozenset[str]
+    options: Any  # AppOptions
     refused: list[str]
     loaded: bool = False  # the WebView has loaded gc_url
 
@@ -60,22 +61,28 @@ class AppDecisions:
         """This launch's coordinator (made on first use; a relaunch is a new NativeApp)."""
         existing: SsoCoordinator | None = self.__dict__.get("_sso_coordinator")
         if existing is None:
-            # Only the page-finished platform (Android) has a page-finished moment to act on.
+            # Page finished is a trigger where bridge.js may miss gc-ready and gc-loaded: Android,
+            # React Native on Android.
             triggers = set(self.triggers)
-            if self.injection_point != "page-finished":
+            if self.injection_point not in EVALUATED_AT_PAGE_FINISHED:
                 triggers.discard("page-finished")
             user = self.user.id if self.user is not None else None
             # The harness app injects even without api_public_key (spec 5.1: silently ignored).
-            existing = SsoCoordinator(user=user, sso=True, triggers=frozenset(triggers))
+            existing = SsoCoordinator(
+                user=user,
+                sso=True,
+                triggers=frozenset(triggers),
+                keep_widget_session=self.options.keep_widget_session,
+            )
             self.__dict__["_sso_coordinator"] = existing
         return existing
 
     def _page_finished_once(self) -> None:
-        """Tell the coordinator the page has finished loading (once per launch).
+        """The launch's document finished loading: the platform's page-finished callback.
 
-        ``launch()`` reports page finished itself only where it is a trigger; otherwise the
-        app's own code (and, on the page-finished platform, every forwarded message) runs
-        after the load returned, so the page is there.
+        Later documents' come from :meth:`Lifecycle._navigation`; the coordinator decides
+        whether page finished is a trigger (Android, React Native on Android) or only says
+        the page is there.
         """
         if self.__dict__.get("_page_finished_seen") or not self.loaded:
             return
@@ -88,14 +95,12 @@ class AppDecisions:
         """The app's user signs in (or another one does): inject fresh ssoData."""
         self.user = user
         self.timeline.add("app login", user.username)
-        self._page_finished_once()
         self._perform(self._coordinator().app_login(user.id))
 
     def app_logout(self) -> None:
         """The app's user signs out: ``window.gcSsoLogout()``."""
         self.user = None
         self.timeline.add("app logout")
-        self._page_finished_once()
         self._perform(self._coordinator().app_logout())
 
     # ---- reactions -----------------------------------------------------------------
@@ -114,8 +119,6 @@ class AppDecisions:
                 return  # the app's `body as? String` is nil
         self.received.append(text)
         self.timeline.add("native received", text[:200])
-        if self.injection_point == "page-finished":
-            self._page_finished_once()
         effects = self._coordinator().message(text)
         for effect in effects:
             if effect["do"] == "notify":
@@ -126,11 +129,6 @@ class AppDecisions:
                     self.conflicts.append(username if isinstance(username, str) else None)
                     self.timeline.add("conflict", repr(username))
         self._perform(effects)
-
-    def _inject_login(self, trigger: str) -> None:
-        """``launch()`` reports page finished where it is one of the app's triggers."""
-        if trigger == "page-finished":
-            self._page_finished_once()
 
     def _violation(self, what: str) -> None:
         self.violations.append(what)

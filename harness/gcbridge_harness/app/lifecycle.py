@@ -2,14 +2,17 @@
 
 A scenario plays what happens to an app's WebView over its life (issue 21): a reload by
 the page or by the app, away and back (with the engine's back-forward cache on), a
-re-render inside the page, the web content process killed, the app resumed after the
-ssoData lifetime, Android's second ``onPageFinished``. The engine reports what a
-platform's callbacks report, and the app reacts as the kits do:
+re-render inside the page, a same-document navigation, a navigation that fails before it
+commits, the web content process killed, the app resumed after the ssoData lifetime,
+Android's second ``onPageFinished``. The engine reports what happened to the main frame
+(:meth:`_navigation`), the platform turns it into its callbacks and the app reacts to them
+as the kits do (:mod:`gcbridge_harness.app.navigation`):
 
-- a new document starts (``onPageStarted``, ``didStartProvisionalNavigation``): the
-  coordinator's ``page_started``; the platform re-runs its injection by itself (user
-  scripts and init scripts run in every new document), except Android, whose app runs
-  bridge.js again at page finished (:meth:`_document_finished`);
+- a new document (iOS ``didCommit``, Android ``onPageStarted``, React Native: its lifecycle
+  script's message): the coordinator's ``page_started``; the platform re-runs its injection
+  by itself (user scripts and init scripts run in every new document), except Android,
+  whose app runs bridge.js again at page finished, and React Native on Android, which
+  evaluates it at page started, racing the page, and again at page finished;
 - a page restored from the back-forward cache (``pageshow`` with ``persisted``):
   ``restored`` (no injection runs again: the document is the old one);
 - the web content process died: ``content_terminated``, whose ``reload`` effect each
@@ -21,9 +24,26 @@ from __future__ import annotations
 
 from typing import Any
 
-from gcbridge_harness.app.platforms import at_page_finished
+from gcbridge_harness.app.navigation import (
+    CALLBACKS,
+    DOCUMENT_MESSAGE,
+    NavEvent,
+    reactions_to,
+)
+from gcbridge_harness.app.platforms import (
+    EVALUATED_AT_PAGE_FINISHED,
+    RN_LIFECYCLE_SCRIPT,
+    at_page_finished,
+)
 
 __all__ = ["Lifecycle"]
+
+NAVIGATION_WORDS = {
+    "started": "started (provisional)",
+    "failed": "failed before it committed: the page shown stays",
+    "hash": "same-document (hash)",
+    "history": "same-document (history.pushState)",
+}
 
 RECOVERY = {
     "ios": "webView.reload() in webViewWebContentProcessDidTerminate",
@@ -39,11 +59,13 @@ class Lifecycle:
     # PageWaits (wait_for) and the engine (evaluate, _run_script).
     timeline: Any
     platform: str
+    injection_point: Any
     bridge: str
     injections: int
     clock: Any
     url: str
     page_finished_twice: bool
+    options: Any
 
     # ---- what each engine provides -------------------------------------------------
 
@@ -84,44 +106,89 @@ class Lifecycle:
         """Times the web content process died."""
         return int(self.__dict__.get("_terminations", 0))
 
-    def _document_started(self) -> None:
-        """The platform's page-started callback for a new document after the launch."""
-        if not self.__dict__.get("_live"):
-            return
-        self.__dict__["_pending"] = self.__dict__.get("_pending", 0) + 1
-        self.timeline.add("page started", "a new document in this view")
-        self.__dict__["_page_finished_seen"] = False
-        self._perform(self._coordinator().page_started())
+    def _injected_source(self) -> str:
+        """What the platform injects: bridge.js, and at the React Native points the kit's
+        lifecycle script next to it (it says when a new document is there)."""
+        if self.platform == "react-native":
+            return self.bridge + "\n" + RN_LIFECYCLE_SCRIPT
+        return self.bridge
 
-    def _document_finished(self) -> None:
-        """The platform's page-finished callback (Android injects bridge.js here)."""
-        # Only documents whose start was reported after the launch (an engine may report
-        # the launch's own load late); a restored page reports no start in Chromium.
-        if not self.__dict__.get("_live") or self.__dict__.get("_pending", 0) <= 0:
-            return
-        self.__dict__["_pending"] -= 1
-        self.__dict__["_documents"] = self.documents + 1
-        self.timeline.add("page finished", f"document {self.documents}")
-        self._page_finished_callback()
+    def _navigation(self, event: NavEvent) -> None:
+        """The engine saw ``event`` happen to the main frame; the platform's callbacks follow.
 
-    def _page_finished_callback(self) -> None:
-        """``onPageFinished``: bridge.js evaluated again, then the coordinator told.
-
-        With ``page_finished_twice`` Android calls it twice for one document.
+        Only documents after the launch's own count (an engine may report the launch's load
+        late); the launch's first document is :meth:`NativeApp.launch`'s.
         """
-        if self.platform != "android":
-            return
+        live = bool(self.__dict__.get("_live"))
+        if event == "committed":
+            if live:  # first: an engine may report the load while the evaluation below runs
+                self.__dict__["_pending"] = self.__dict__.get("_pending", 0) + 1
+            if self.injection_point == "page-started":
+                self._evaluate_at_page_started()
+        elif event == "finished":
+            # A restored page reports no commit, a failed load's end none either (WebKit).
+            if not live or self.__dict__.get("_pending", 0) <= 0:
+                return
+            self.__dict__["_pending"] -= 1
+            self.__dict__["_documents"] = self.documents + 1
+            self.timeline.add("page finished", f"document {self.documents}")
+            self._evaluate_at_page_finished()
+        if live:
+            if event in NAVIGATION_WORDS:
+                self.timeline.add("navigation", NAVIGATION_WORDS[event])
+            for callback in CALLBACKS[self.injection_point].get(event, ()):
+                self._callback(callback)
+            if event == "finished" and self.page_finished_twice and self.platform == "android":
+                self._page_finished_again()
+        if event == "committed" and self.options.on_commit is not None:
+            self.options.on_commit(self)  # the app's own code, as each new document commits
+
+    def _callback(self, callback: str) -> None:
+        """The platform's ``callback``: the app does what its kit does on it."""
+        for reaction in reactions_to(self.injection_point, callback):
+            if reaction == "page-started":
+                self.timeline.add("page started", f"{callback}: a new document in this view")
+                self.__dict__["_page_finished_seen"] = False
+                self._perform(self._coordinator().page_started())
+            else:
+                self.__dict__["_page_finished_seen"] = True
+                self._perform(self._coordinator().page_finished())
+
+    def _document_message(self, complete: bool) -> None:
+        """React Native: the kit's lifecycle script in a new document (loaded by then or not)."""
+        if not self.__dict__.get("_live"):
+            return  # the launch's own document
+        loaded = " (the page had loaded)" if complete else ""
+        self.timeline.add("lifecycle script", f"a new document{loaded}")
+        self._callback(DOCUMENT_MESSAGE)
+        if complete:
+            self._callback("onLoad")  # the kit: page finished too, its onLoad may have come first
+
+    def _evaluate_at_page_started(self) -> None:
+        """React Native on Android: ``evaluateJavascript`` in ``onPageStarted``, racing the page."""
+        if self.options.race_lost and not self.__dict__.get("_live"):
+            return  # the launch evaluates it once the widget's first events went out
+        self.timeline.add("bridge evaluated", "at page started, racing the page's scripts")
+        self._evaluate_bridge()
+
+    def _evaluate_at_page_finished(self) -> None:
+        """Android's kit in ``onPageFinished``, react-native-webview's ``injectedJavaScript``."""
+        if self.injection_point in EVALUATED_AT_PAGE_FINISHED:
+            self._evaluate_bridge()
+
+    def _evaluate_bridge(self) -> None:
+        source = at_page_finished(self._injected_source())
         for _ in range(self.injections):
-            self._run_script(at_page_finished(self.bridge))
-        self._page_finished_once()
-        if self.page_finished_twice:
-            self._page_finished_again()
+            try:
+                self._run_script(source)
+            except Exception as exc:  # noqa: BLE001 - a document already replaced: its loss
+                self.timeline.add("injection failed", f"{type(exc).__name__}: {exc}"[:200])
+                return
 
     def _page_finished_again(self) -> None:
         """Android's second ``onPageFinished`` for one document: the same callback again."""
         self.timeline.add("page finished", "again, for the same document")
-        for _ in range(self.injections):
-            self._run_script(at_page_finished(self.bridge))
+        self._evaluate_at_page_finished()
         self._perform(self._coordinator().page_finished())
 
     def _restored(self) -> None:

@@ -22,26 +22,27 @@ from __future__ import annotations
 
 import secrets
 import time
-from collections.abc import Callable, Iterable
+from dataclasses import replace
 from typing import Any, ClassVar
 from urllib.parse import quote, urlsplit
 
-from gcbridge_harness.app.decisions import (
-    DEFAULT_TRIGGERS,
-    AppDecisions,
-    Injection,
-    LoginResponse,
-)
+from gcbridge_harness.app.decisions import AppDecisions, Injection, LoginResponse
 from gcbridge_harness.app.lifecycle import Lifecycle
+from gcbridge_harness.app.navigation import SENDER_FRAME_KNOWN, document_message
+from gcbridge_harness.app.options import DEFAULT_TRIGGERS, SITE_KEY, AppOptions
 from gcbridge_harness.app.page_waits import PageWaits
-from gcbridge_harness.app.platforms import PLATFORM_OF, InjectionPoint, at_page_finished
+from gcbridge_harness.app.platforms import (
+    EVALUATED_AT_PAGE_FINISHED,
+    PLATFORM_OF,
+    InjectionPoint,
+    at_page_finished,
+)
 from gcbridge_harness.report.leaks import SsoLeakChecker
 from gcbridge_harness.report.timeline import Timeline, TimelineEntry
-from gcbridge_harness.world.backend import AppUser, CustomerBackend
-from gcbridge_harness.world.service import ServiceClient
 
 __all__ = [
     "NativeApp",
+    "AppOptions",
     "Timeline",
     "TimelineEntry",
     "DEFAULT_TRIGGERS",
@@ -50,9 +51,6 @@ __all__ = [
     "Injection",
     "origin_of",
 ]
-
-SITE_KEY = "site"
-"""``api_public_key=SITE_KEY``: the site's real key. ``None`` leaves the parameter out."""
 
 
 def origin_of(url: str) -> str:
@@ -67,67 +65,39 @@ class NativeApp(PageWaits, AppDecisions, Lifecycle):
     engine: ClassVar[str] = ""
     isolated_world: bool = False  # bridge.js runs in a world of its own
 
-    def __init__(
-        self,
-        runtime: Any,
-        *,
-        service: ServiceClient,
-        backend: CustomerBackend,
-        bridge: str,
-        injection_point: InjectionPoint,
-        user: AppUser | None = None,
-        api_public_key: str | None = SITE_KEY,
-        triggers: Iterable[str] = DEFAULT_TRIGGERS,
-        sso_provider: Callable[[AppUser], str] | None = None,
-        on_conflict: Callable[[str], str | None] | None = None,
-        injections: int = 1,
-        inject_early: bool = False,
-        dom_storage: bool = True,
-        storage_state: Any = None,
-        bypass_csp: bool = False,
-        comments_after_page_finished: bool = False,
-        late_transport: bool = False,
-        frames_from: str | None = None,
-        request_log: Any = None,
-        uid: str | None = None,
-        page_title: str = "Harness thread",
-        registry: list[NativeApp] | None = None,
-        clock: Any = None,
-        bfcache: bool | None = None,
-        page_finished_twice: bool = False,
-        share_view_with: NativeApp | None = None,
-    ) -> None:
+    def __init__(self, runtime: Any, options: AppOptions) -> None:
         self.runtime = runtime  # the engine: a Playwright browser, a WebKit process
+        self.options = options  # as launched; a relaunch replaces some of them
+        service, backend = options.service, options.backend
         self.service = service
         self.backend = backend
-        self.bridge = bridge
-        self.injection_point: InjectionPoint = injection_point
-        self.platform = PLATFORM_OF[injection_point]
-        self.user = user
-        self.api_public_key = (
-            service.api_public_key if api_public_key == SITE_KEY else api_public_key
-        )
-        self.triggers = frozenset(triggers)
-        self.sso_provider = sso_provider or backend.fetch_sso_data
-        self.on_conflict = on_conflict
-        self.injections = injections
-        self.inject_early = inject_early
-        self.dom_storage = dom_storage
-        self.storage_state = storage_state
-        self.bypass_csp = bypass_csp
-        self.comments_after_page_finished = comments_after_page_finished
-        self.late_transport = late_transport
-        self.frames_from = frames_from
-        self.request_log = request_log  # the emulator's (gcbridge.emulator.requestlog)
+        self.bridge = options.bridge
+        self.injection_point: InjectionPoint = options.injection_point
+        self.platform = PLATFORM_OF[options.injection_point]
+        self.user = options.user  # the app's user now (app_login / app_logout change it)
+        key = options.api_public_key
+        self.api_public_key = service.api_public_key if key == SITE_KEY else key
+        self.triggers = frozenset(options.triggers)
+        self.sso_provider = options.sso_provider or backend.fetch_sso_data
+        self.on_conflict = options.on_conflict
+        self.injections = options.injections
+        self.inject_early = options.inject_early
+        self.dom_storage = options.dom_storage
+        self.storage_state = options.storage_state
+        self.bypass_csp = options.bypass_csp
+        self.comments_after_page_finished = options.comments_after_page_finished
+        self.late_transport = options.late_transport
+        self.frames_from = options.frames_from
+        self.request_log = options.request_log
         self._frames: Any = None
-        self.uid = uid or f"harness-{secrets.token_hex(6)}"
-        self.page_title = page_title
+        self.uid = options.uid or f"harness-{secrets.token_hex(6)}"
+        self.page_title = options.page_title
         self.thread_url = f"https://news.example.com/articles/{self.uid}"
-        self._registry = registry
-        self.clock = clock  # the harness's (backend and emulator): resume() moves it
-        self.bfcache = bfcache  # None: the engine's default (WebKit on, Playwright's Chromium off)
-        self.page_finished_twice = page_finished_twice  # Android's onPageFinished, twice
-        self.share_view_with = share_view_with  # a second WebView of the same app
+        self._registry = options.registry
+        self.clock = options.clock
+        self.bfcache = options.bfcache
+        self.page_finished_twice = options.page_finished_twice
+        self.share_view_with = options.share_view_with
 
         self.widget_origin = origin_of(service.base_url)
         self.timeline = Timeline()
@@ -218,46 +188,42 @@ class NativeApp(PageWaits, AppDecisions, Lifecycle):
         self.timeline.add("load", self.url)
         self._load(self.url)
         self.loaded = True
-        if self.injection_point == "page-finished":
+        if self.injection_point in EVALUATED_AT_PAGE_FINISHED:
+            if self.options.race_lost and self.injection_point == "page-started":
+                self._evaluate_after_the_race()
             self.timeline.add("page finished")
-            for _ in range(self.injections):
-                self._run_script(at_page_finished(self.bridge))
+            self._evaluate_bridge()
             if early:
                 self._run_script(at_page_finished(early))
-            if "page-finished" in self.triggers:
-                self._inject_login("page-finished")
-            if self.page_finished_twice:
-                self._page_finished_again()
+        self._page_finished_once()  # the platform's page-finished callback of this document
+        if self.page_finished_twice and self.platform == "android":
+            self._page_finished_again()
         self.__dict__["_documents"] = 1
         self.__dict__["_live"] = True  # later documents are the lifecycle's (Lifecycle)
         self._release_comments()
         return self
 
+    def _evaluate_after_the_race(self) -> None:
+        """``race_lost``: the evaluation at page started lands once gc-ready and gc-loaded went."""
+
+        def loaded_emitted() -> bool:
+            emitted = self.timeline.find("widget emitted")
+            return any(e.detail.startswith("gc-loaded") for e in emitted)
+
+        self.wait_for(loaded_emitted, "the widget's gc-loaded, before the bridge (the race lost)")
+        self.timeline.add("bridge evaluated", "at page started, after gc-ready and gc-loaded")
+        self._evaluate_bridge()
+
     def relaunch(self, **overrides: Any) -> NativeApp:
-        """Quit (keeping the profile's storage) and launch again on the same thread."""
+        """Quit (keeping the profile's storage) and launch again on the same thread.
+
+        Every option is kept (the app's user as it is now), but for ``overrides``.
+        """
         state = self._kept_storage()
         self.finish()
-        options: dict[str, Any] = {
-            "service": self.service,
-            "backend": self.backend,
-            "bridge": self.bridge,
-            "injection_point": self.injection_point,
-            "user": self.user,
-            "api_public_key": self.api_public_key,
-            "triggers": self.triggers,
-            "sso_provider": self.sso_provider,
-            "on_conflict": self.on_conflict,
-            "uid": self.uid,
-            "page_title": self.page_title,
-            "storage_state": state,
-            "request_log": self.request_log,
-            "registry": self._registry,
-            "clock": self.clock,
-            "bfcache": self.bfcache,
-            "page_finished_twice": self.page_finished_twice,
-        }
-        options.update(overrides)
-        return type(self)(self.runtime, **options).launch()
+        kept = {"user": self.user, "uid": self.uid, "storage_state": state}
+        options = replace(self.options, **{**kept, **overrides})
+        return type(self)(self.runtime, options).launch()
 
     def _evaluate_call(self, call: str) -> str | None:
         script = f"(() => {{ try {{ {call}; return null; }} catch (e) {{ return String(e); }} }})()"
@@ -270,9 +236,19 @@ class NativeApp(PageWaits, AppDecisions, Lifecycle):
         return error
 
     def _native(self, platform: str, kind: str, text: str, *, top: bool, origin: str) -> None:
-        """A message reached the native side, from a frame that is ``top`` or not, of ``origin``."""
-        if not top or origin != self.widget_origin:
-            self._on_refused(text, f"{'a subframe' if not top else 'another origin'} ({origin})")
+        """A message reached the native side, from a frame that is ``top`` or not, of ``origin``.
+
+        The app checks what its platform tells it: the frame and its origin (iOS, Android),
+        the sending frame's origin alone (React Native's ``nativeEvent.url``).
+        """
+        frame_known = SENDER_FRAME_KNOWN[self.injection_point]
+        if origin != self.widget_origin or (frame_known and not top):
+            where = "another origin" if origin != self.widget_origin else "a subframe"
+            self._on_refused(text, f"{where} ({origin}{'' if top else ', a subframe'})")
+            return
+        complete = document_message(text) if platform == "react-native" else None
+        if complete is not None:
+            self._document_message(complete)  # the React Native kit's lifecycle script
             return
         if self.ready_at is None and '"gc-' in text:
             self.ready_at = time.monotonic() - self.opened_at

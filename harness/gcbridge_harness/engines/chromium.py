@@ -29,6 +29,9 @@ from gcbridge_harness.report.leaks import LOGIN_PATH
 
 __all__ = ["ChromiumApp", "origin_of"]
 
+NO_COMMIT = (204, 205)
+"""Answers to a navigation that Chromium never commits (the document shown stays)."""
+
 
 class ChromiumApp(NativeApp):
     """One launch in Chromium: a browser context with one page."""
@@ -74,7 +77,7 @@ class ChromiumApp(NativeApp):
         if self.injection_point in at:
             wrap = at[self.injection_point]
             for _ in range(self.injections):
-                context.add_init_script(wrap(self.bridge))
+                context.add_init_script(wrap(self._injected_source()))
             if early:
                 context.add_init_script(wrap(early))
         self._new_page()
@@ -93,7 +96,7 @@ class ChromiumApp(NativeApp):
         self._views[page] = self
         page.on("console", lambda msg: self.console.append((msg.type, msg.text)))
         page.on("pageerror", lambda exc: self.page_errors.append(str(exc)))
-        page.on("load", lambda _page: self._document_finished())
+        page.on("load", lambda _page: self._navigation("finished"))
         page.on("crash", lambda _page: self._terminated())
 
     def _routed(self, source: Any) -> ChromiumApp:
@@ -110,6 +113,8 @@ class ChromiumApp(NativeApp):
     def _on_life(self, what: str) -> None:
         if what == "restored":
             self._restored()
+        elif what in ("committed", "hash", "history"):
+            self._navigation(what)
 
     def _load(self, url: str) -> None:
         self.page.goto(url, wait_until="load")
@@ -158,7 +163,13 @@ class ChromiumApp(NativeApp):
         if request.is_navigation_request() and self.page is not None:
             with contextlib.suppress(Exception):  # a frame already gone
                 if request.frame == self.page.main_frame:
-                    self._document_started()
+                    self._navigation("started")
+
+    def _main_frame_navigation(self, request: Any) -> bool:
+        try:
+            return bool(request.is_navigation_request() and request.frame == self.page.main_frame)
+        except Exception:  # noqa: BLE001 - a frame already gone
+            return False
 
     def _on_request_done(self, request: Any) -> None:
         self._inflight_count -= 1
@@ -167,6 +178,9 @@ class ChromiumApp(NativeApp):
         return self._inflight_count
 
     def _on_response(self, response: Any) -> None:
+        if response.status in NO_COMMIT and self._main_frame_navigation(response.request):
+            self._navigation("failed")  # Chromium commits no 204 / 205: the page shown stays
+            return
         if urlsplit(response.url).path != LOGIN_PATH or response.request.method != "POST":
             return
         try:

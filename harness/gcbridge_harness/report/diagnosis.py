@@ -16,6 +16,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
+from gcbridge_harness.report.identity_words import identity_diagnoses
 from gcbridge_harness.report.leaks import PLACES
 from gcbridge_harness.report.lifecycle_words import lifecycle_diagnoses
 from gcbridge_harness.report.timeline import Timeline, TimelineEntry
@@ -47,10 +48,12 @@ def _name(entry: TimelineEntry) -> str:
 
 
 def _installed_at(app: Any, timeline: Timeline) -> float:
-    """When bridge.js was in the page: page finished for Android, else from the start."""
-    if getattr(app, "injection_point", "") == "page-finished":
-        finished = timeline.find("page finished")
-        return finished[0].at if finished else 0.0
+    """When bridge.js was in the page: page finished for Android, its evaluation at page
+    started for React Native on Android (racing the page), else from the start."""
+    point = getattr(app, "injection_point", "")
+    if point in ("page-finished", "page-started"):
+        found = timeline.find("page finished" if point == "page-finished" else "bridge evaluated")
+        return found[0].at if found else 0.0
     return 0.0
 
 
@@ -248,6 +251,7 @@ def _silence(app: Any, timeline: Timeline, failure: str) -> list[str]:
 
 _PATTERNS: tuple[Callable[[Any, Timeline, str], list[str]], ...] = (
     _leaks,
+    identity_diagnoses,
     lifecycle_diagnoses,
     _forged,
     _duplicates,

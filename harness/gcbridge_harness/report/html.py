@@ -25,7 +25,7 @@ from typing import Any
 
 __all__ = ["columns_of", "matrix", "matrix_text", "write_report", "SYMBOLS"]
 
-POINT_ORDER = ("document-start", "document-end", "page-finished", "-")
+POINT_ORDER = ("document-start", "document-end", "page-finished", "page-started", "-")
 ENGINE_ORDER = ("chromium", "webkit")
 SYMBOLS = {"passed": "pass", "failed": "FAIL", "skipped": "skip"}
 

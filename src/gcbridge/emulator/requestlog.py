@@ -3,13 +3,15 @@
 A browser engine that cannot intercept requests (WebKitGTK) leaves the
 checking to the server: with ``request_log=True`` the app records every request
 it serves (method, URL, the headers a leak would travel in, the body) with the
-answer's status and, for JSON answers, their ``error`` code; and it offers two
+answer's status and, for JSON answers, their ``error`` code; and it offers three
 hooks a harness needs:
 
 - :meth:`RequestLog.hold`: keep answers matching a predicate waiting until
   released (the comments answer arriving after the page finished loading);
 - :meth:`RequestLog.allow_frames`: add an origin to the widget page's
-  ``frame-src`` (a hostile frame inside the widget, for a test).
+  ``frame-src`` (a hostile frame inside the widget, for a test);
+- :meth:`RequestLog.no_content`: answer a path with ``204 No Content``, a navigation that
+  never commits (the browser keeps the page it shows: a provisional load that failed).
 
 Everything stays in memory; the log holds bearer tokens and ssoData, so it is
 for tests on loopback only.
@@ -72,6 +74,7 @@ class RequestLog:
         self.entries: list[LoggedRequest] = []
         self.holds: list[Hold] = []
         self.frame_origins: list[str] = []
+        self.no_content_paths: list[str] = []
         self._lock = threading.Lock()
 
     # ---- reading -------------------------------------------------------------------
@@ -100,6 +103,17 @@ class RequestLog:
         finally:
             with self._lock:
                 self.frame_origins.remove(origin)
+
+    @contextmanager
+    def no_content(self, path: str) -> Iterator[None]:
+        """While inside, requests for ``path`` are answered ``204 No Content`` (the app unasked)."""
+        with self._lock:
+            self.no_content_paths.append(path)
+        try:
+            yield
+        finally:
+            with self._lock:
+                self.no_content_paths.remove(path)
 
     def _holds_for(self, entry: LoggedRequest) -> list[Hold]:
         with self._lock:
@@ -130,6 +144,11 @@ class RecordRequests:
             deadline = time.monotonic() + _HOLD_LIMIT
             while not gate.released and time.monotonic() < deadline:
                 await asyncio.sleep(0.01)
+        if entry.path in self.log.no_content_paths:
+            entry.status, entry.done = 204, True
+            await send({"type": "http.response.start", "status": 204, "headers": []})
+            await send({"type": "http.response.body", "body": b""})
+            return
 
         replayed = False
 

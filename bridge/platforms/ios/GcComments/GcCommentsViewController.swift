@@ -13,7 +13,8 @@ import WebKit
 /// post to it. This controller, the `gcBridge` `WKScriptMessageHandler`, still accepts only the
 /// main frame of the widget's origin (defence in depth) and acts on the event's `name`.
 ///
-/// The WebView's life: `didStartProvisionalNavigation` -> `pageStarted()`, `didFinish` ->
+/// The WebView's life: `didCommit` -> `pageStarted()` (not the provisional start: a load that
+/// fails before it commits leaves the widget as ready as it was), `didFinish` ->
 /// `pageFinished()`, a `pageshow` with `persisted` (the lifecycle script next to bridge.js) ->
 /// `restored()`, `webViewWebContentProcessDidTerminate` -> `contentTerminated()`, whose `.reload`
 /// effect calls `webView.reload()`; the app back in the foreground
@@ -92,7 +93,16 @@ public final class GcCommentsViewController: UIViewController, WKScriptMessageHa
     ///   - apiPublicKey: the site's SSO public key; nil for the service's own accounts.
     ///   - ssoProvider: fetches fresh ssoData from the app's backend.
     ///   - appUser: identity of the app's signed-in user (any string), nil when signed out.
-    public init(gcURL: URL, apiPublicKey: String?, ssoProvider: GcSsoDataProvider?, appUser: String? = nil) throws {
+    ///   - keepWidgetSession: by default, while `appUser` is nil a ready widget is signed out (it
+    ///     restores its own stored session, a previous user's, by itself); true keeps that session,
+    ///     for apps that let signed-out users use the service's own accounts.
+    public init(
+        gcURL: URL,
+        apiPublicKey: String?,
+        ssoProvider: GcSsoDataProvider?,
+        appUser: String? = nil,
+        keepWidgetSession: Bool = GcSsoCoordinator.keepWidgetSessionDefault
+    ) throws {
         guard let origin = Origin(url: gcURL) else {
             throw URLError(.badURL)
         }
@@ -109,7 +119,11 @@ public final class GcCommentsViewController: UIViewController, WKScriptMessageHa
         widgetOrigin = origin
         widgetOriginKey = GcOrigin.of(gcURL) ?? ""
         self.ssoProvider = ssoProvider
-        coordinator = GcSsoCoordinator(user: appUser, sso: apiPublicKey?.isEmpty == false && ssoProvider != nil)
+        coordinator = GcSsoCoordinator(
+            user: appUser,
+            sso: apiPublicKey?.isEmpty == false && ssoProvider != nil,
+            keepWidgetSession: keepWidgetSession
+        )
         bridgeSource = try GcBridgeScript.load()
         super.init(nibName: nil, bundle: nil)
     }
@@ -312,9 +326,14 @@ public final class GcCommentsViewController: UIViewController, WKScriptMessageHa
 
     // MARK: - Navigation
 
-    /// A new document starts loading (launch, reload, navigation): wait for the widget to be
-    /// ready again; answers for the old document are discarded.
-    public func webView(_ webView: WKWebView, didStartProvisionalNavigation navigation: WKNavigation!) {
+    /// A new document replaced the one shown (launch, reload, navigation): wait for the widget to be
+    /// ready again; answers for the old document are discarded. At the commit ("the web view has
+    /// started to receive content for the main frame"), not at `didStartProvisionalNavigation`
+    /// ("before it receives a response"): a provisional load that fails (offline, a 204, which
+    /// WebKit reports as frame load interrupted) ends in `didFailProvisionalNavigation` with the
+    /// old document still shown, and still ready. A same-document navigation (a fragment,
+    /// `pushState`) calls neither.
+    public func webView(_ webView: WKWebView, didCommit navigation: WKNavigation!) {
         perform(coordinator.pageStarted())
     }
 

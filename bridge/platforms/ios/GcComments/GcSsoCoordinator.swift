@@ -50,11 +50,19 @@ public enum GcSsoEffect {
 /// The WebView's life is input too: `pageStarted()`, `restored()`, `contentTerminated()` (->
 /// `.reload`), `resume(seconds:)`; an answer to a fetch made for another document, or before a
 /// resume, is never injected.
+///
+/// The widget is signed in as exactly the app's user, and nobody else: with SSO on and no app
+/// user, a widget that becomes ready is signed out (it may have restored a previous user's session
+/// from its storage), once per document; a sign-out or a user switch before ready is applied when
+/// it is ready. `keepWidgetSession` leaves a signed-out app's widget to the service's own accounts
+/// (the app's own sign-out still lands).
 public final class GcSsoCoordinator {
     /// The bridge protocol these decisions belong to (`app-protocol.json` `protocol`).
     public static let protocolVersion = 1
     /// Widget events after which the app fetches and injects ssoData (spec 6.2).
     public static let defaultTriggers: Set<String> = ["gc-ready", "gc-loaded", "gc-sso-auth"]
+    /// Default: a ready widget is signed out while the app has no user (its stored session goes).
+    public static let keepWidgetSessionDefault = false
     /// bridge.js forwards at most 64 KiB (UTF-16 code units); anything larger is not from it.
     static let maxMessageLength = 65_536
     static let maxDepth = 32
@@ -67,6 +75,9 @@ public final class GcSsoCoordinator {
     public private(set) var user: String?
     public let sso: Bool
     public let triggers: Set<String>
+    /// True: while the app has no user, the widget may keep a session of the service's own accounts
+    /// (an app that lets signed-out users sign in there); the app's own sign-out still lands.
+    public let keepWidgetSession: Bool
     public private(set) var ready = false
     private var next = 0
     private var fetching: Int?
@@ -77,14 +88,29 @@ public final class GcSsoCoordinator {
     private var rounds = 0
     private var finished = false // page-finished already seen for this document
     private var stale: [Int: String] = [:] // fetch / conflict id -> why its answer is discarded
+    private var signedOut = false // a logout went to this document
+    private var logoutOwed = false // the app signed out while no document was ready
 
     /// - Parameters:
     ///   - user: identity of the app's signed-in user (any string), nil when signed out.
     ///   - sso: false without api_public_key: the widget would ignore gcSsoLogin, so nothing is done.
-    public init(user: String? = nil, sso: Bool = true, triggers: Set<String> = GcSsoCoordinator.defaultTriggers) {
+    ///   - keepWidgetSession: leave a signed-out app's widget to the service's own accounts.
+    public init(
+        user: String? = nil,
+        sso: Bool = true,
+        triggers: Set<String> = GcSsoCoordinator.defaultTriggers,
+        keepWidgetSession: Bool = GcSsoCoordinator.keepWidgetSessionDefault
+    ) {
         self.user = user
         self.sso = sso
         self.triggers = triggers
+        self.keepWidgetSession = keepWidgetSession
+    }
+
+    /// Whether a ready widget is signed out while the app has no user: always, unless the app keeps
+    /// the widget's own session; even then when the app's sign-out came before the widget was ready.
+    public static func signsOutAtReady(keepWidgetSession: Bool, logoutOwed: Bool) -> Bool {
+        logoutOwed || !keepWidgetSession
     }
 
     /// A string the bridge forwarded; `fromWidget`: the glue's sender check passed.
@@ -148,9 +174,10 @@ public final class GcSsoCoordinator {
             return [.ignore(reason: "sso-off")]
         }
         guard ready else {
+            logoutOwed = true // applied when the widget is ready
             return [.ignore(reason: "not-ready")]
         }
-        return [.logout]
+        return logout()
     }
 
     /// The answer to a `.fetch`: ssoData, nil (no app session), or an error.
@@ -188,6 +215,7 @@ public final class GcSsoCoordinator {
     public func relaunch() -> [GcSsoEffect] {
         ready = false
         finished = false
+        signedOut = false
         fetching = nil
         asking = nil
         return []
@@ -204,12 +232,7 @@ public final class GcSsoCoordinator {
         orphan("stale-document", conflicts: true)
         ready = true
         finished = true
-        guard sso else {
-            return [.ignore(reason: "sso-off")]
-        }
-        guard user != nil else {
-            return [.logout]
-        }
+        signedOut = false // what happened to it while it was away is unknown
         return trigger("restored")
     }
 
@@ -249,10 +272,12 @@ public final class GcSsoCoordinator {
         orphan("stale-document", conflicts: true)
         ready = false
         finished = false
+        signedOut = false
     }
 
     private func newLoginState(_ user: String?) {
         self.user = user
+        logoutOwed = false // a login at ready replaces whatever session the widget has
         fetching = nil // a fetch for the previous state is stale from now on
         asking = nil
         resolved.removeAll()
@@ -267,7 +292,7 @@ public final class GcSsoCoordinator {
             return [.ignore(reason: "not-ready")]
         }
         guard let current = user else {
-            return [.ignore(reason: "signed-out")]
+            return noAppUser()
         }
         guard fetching == nil else {
             return [.ignore(reason: "fetch-in-flight")]
@@ -276,6 +301,20 @@ public final class GcSsoCoordinator {
         fetching = next
         fetchTrigger = trigger
         return [.fetch(fetch: next, user: current, trigger: trigger)]
+    }
+
+    /// A ready widget and nobody signed in to the app: sign it out, once per document.
+    private func noAppUser() -> [GcSsoEffect] {
+        guard !signedOut, Self.signsOutAtReady(keepWidgetSession: keepWidgetSession, logoutOwed: logoutOwed) else {
+            return [.ignore(reason: "signed-out")]
+        }
+        return logout()
+    }
+
+    private func logout() -> [GcSsoEffect] {
+        signedOut = true
+        logoutOwed = false
+        return [.logout]
     }
 
     private func conflict(_ username: Any?) -> [GcSsoEffect] {

@@ -9,14 +9,16 @@
  * `onMessage` checks the sender's origin and hands the string to the SsoCoordinator
  * (coordinator.ts), which decides; this component performs the effects it returns.
  *
- * The WebView's life: `onLoadStart` -> `pageStarted()` (a new document: reload, navigation, a
- * remounted WebView); `onLoad` -> `pageFinished()`; a `pageshow` with `persisted` (lifecycle.ts)
- * -> `restored()`; `onContentProcessDidTerminate` (iOS) / `onRenderProcessGone` (Android) ->
- * `contentTerminated()`, whose `reload` effect remounts the WebView; `AppState` back to
- * `active` -> `resume(seconds in the background)`.
+ * The WebView's life: a new document (reload, navigation, a remounted WebView) when the lifecycle
+ * script next to bridge.js says so -> `pageStarted()` (`onLoadStart` also fires for same-document
+ * navigations and, on iOS, before a load that fails: lifecycle.ts); `onLoad` -> `pageFinished()`, a
+ * trigger on Android, where bridge.js races the page; a `pageshow` with `persisted` -> `restored()`;
+ * `onContentProcessDidTerminate` (iOS) / `onRenderProcessGone` (Android) -> `contentTerminated()`,
+ * whose `reload` effect remounts the WebView; `AppState` back to `active` after `background` ->
+ * `resume(seconds away)`, on a monotonic clock.
  */
 import { forwardRef, useCallback, useEffect, useImperativeHandle, useMemo, useRef } from 'react';
-import { AppState, Linking } from 'react-native';
+import { AppState, Linking, Platform } from 'react-native';
 import type { ReactElement } from 'react';
 import type { StyleProp, ViewStyle } from 'react-native';
 import { WebView } from 'react-native-webview';
@@ -29,11 +31,11 @@ import type {
 } from 'react-native-webview/lib/WebViewTypes';
 
 import { verifiedBridgeSource } from './bridgePin';
-import { SsoCoordinator } from './coordinator';
+import { SsoCoordinator, triggersFor } from './coordinator';
 import type { SsoEffect } from './coordinator';
 import { originOf, ssoLoginScript, ssoLogoutScript, withApiPublicKey } from './protocol';
 import type { GcWidgetEvent } from './protocol';
-import { LIFECYCLE_SCRIPT, RESTORED_MESSAGE } from './lifecycle';
+import { LIFECYCLE_SCRIPT, awayAfter, lifecycleEffects, monotonicNow } from './lifecycle';
 import { GcErrorView } from './GcErrorView';
 import { useWebViewHost } from './useWebViewHost';
 import { debuggingEnabled, linkAction, passThrough, withUserAgentToken } from './webViewProps';
@@ -60,6 +62,12 @@ export interface GcCommentsWebViewProps {
    * changes the component re-injects fresh ssoData, or signs the widget out on null.
    */
   appUser?: string | null;
+  /**
+   * By default, while `appUser` is null a ready widget is signed out: it restores its own stored
+   * session (a previous user's) by itself. True keeps that session, for apps that let signed-out
+   * users sign in with the service's own accounts; the app's own sign-out still lands.
+   */
+  keepWidgetSession?: boolean;
   /** Every widget event, after the kit acted on it (for analytics or a timeline). */
   onWidgetEvent?: (event: GcWidgetEvent) => void;
   /** Failures of fetchSsoData / resolveConflict (the widget stays signed out). */
@@ -69,7 +77,10 @@ export interface GcCommentsWebViewProps {
    * `onContentProcessDidTerminate`, Android `onRenderProcessGone`): for logs or analytics.
    */
   onContentProcessGone?: () => void;
-  /** Milliseconds clock for the time spent in the background (default `Date.now`). */
+  /**
+   * Milliseconds clock for the time spent in the background; monotonic by default
+   * (`performance.now()`: a wall clock set meanwhile moves `Date.now()`).
+   */
   now?: () => number;
   style?: StyleProp<ViewStyle>;
   /**
@@ -110,6 +121,10 @@ export const GcCommentsWebView = forwardRef<GcCommentsWebViewHandle, GcCommentsW
       coordinator.current = new SsoCoordinator({
         user: appUser ?? null,
         sso: Boolean(apiPublicKey && fetchSsoData),
+        // Android: bridge.js races the page (injectedJavaScriptBeforeContentLoaded is evaluated
+        // from onPageStarted), so page finished is a trigger there too.
+        triggers: triggersFor(Platform.OS),
+        keepWidgetSession: props.keepWidgetSession ?? false,
       });
     }
     // The latest callbacks, for effects that complete after a re-render.
@@ -222,17 +237,12 @@ export const GcCommentsWebView = forwardRef<GcCommentsWebViewHandle, GcCommentsW
         if (c === null) {
           return;
         }
-        // The lifecycle script's report of a back-forward cache restore (widget origin only).
-        perform(fromWidget && data === RESTORED_MESSAGE ? c.restored() : c.message(data, fromWidget));
+        // The lifecycle script's report of a new document or a restore (widget origin only).
+        const lifecycle = fromWidget ? lifecycleEffects(c, data) : null;
+        perform(lifecycle ?? c.message(data, fromWidget));
       },
       [widgetOrigin, perform],
     );
-
-    // A new document starts loading (launch, reload, navigation, a remounted WebView): wait for
-    // the widget to say it is ready again; answers for the old document are discarded.
-    const onLoadStart = useCallback(() => {
-      perform(coordinator.current?.pageStarted() ?? []);
-    }, [perform]);
 
     // The web content process died (iOS) or the render process is gone (Android; the kit
     // handles it, so react-native-webview returns true and the app lives): reload.
@@ -252,18 +262,17 @@ export const GcCommentsWebView = forwardRef<GcCommentsWebViewHandle, GcCommentsW
     // Back from the background: a fetch in flight is renewed; after the ssoData lifetime the
     // widget's login is renewed with fresh ssoData.
     useEffect(() => {
-      const clock = (): number => (callbacks.current.now ?? Date.now)();
-      let wentAway: number | null = null;
+      const clock = (): number => (callbacks.current.now ?? monotonicNow)();
+      let since: number | null = null;
       const subscription = AppState.addEventListener('change', (state) => {
         if (state === 'active') {
-          resumed();
-          if (wentAway !== null) {
-            const seconds = Math.max(0, (clock() - wentAway) / 1000);
-            wentAway = null;
-            perform(coordinator.current?.resume(seconds) ?? []);
-          }
-        } else if (wentAway === null) {
-          wentAway = clock();
+          resumed(); // the host's recovery, deferred while the app was away
+        }
+        // Only `background` is time away (`inactive`: a Face ID prompt, an incoming call).
+        const away = awayAfter(state, since, clock());
+        since = away.since;
+        if (away.resumedAfter !== null) {
+          perform(coordinator.current?.resume(away.resumedAfter) ?? []);
         }
       });
       return () => subscription.remove();
@@ -324,7 +333,6 @@ export const GcCommentsWebView = forwardRef<GcCommentsWebViewHandle, GcCommentsW
         injectedJavaScript={BRIDGE_SCRIPT}
         injectedJavaScriptForMainFrameOnly
         onMessage={onMessage}
-        onLoadStart={onLoadStart}
         onLoad={onLoad}
         onContentProcessDidTerminate={onContentProcessDidTerminate}
         onRenderProcessGone={onRenderProcessGone}

@@ -10,6 +10,12 @@
  * back-forward cache (`restored`), a dead content process (`contentTerminated` -> `reload`), the
  * app back in the foreground (`resume(seconds)`; the glue measures the time away). An answer to
  * a fetch made for another document, or before a resume, is never injected.
+ *
+ * The widget is signed in as exactly the app's user, and nobody else: with SSO on and no app
+ * user, a widget that becomes ready is signed out (it may have restored a previous user's session
+ * from its storage), once per document; a sign-out or a user switch before ready is applied when
+ * it is ready. `keepWidgetSession: true` leaves a signed-out app's widget to the service's own
+ * accounts (the app's own sign-out still lands).
  */
 
 /** The bridge protocol these decisions belong to (`app-protocol.json` `protocol`). */
@@ -17,6 +23,21 @@ export const APP_PROTOCOL = 1;
 
 /** Widget events after which the app fetches and injects ssoData (spec 6.2). */
 export const DEFAULT_TRIGGERS: readonly string[] = ['gc-ready', 'gc-loaded', 'gc-sso-auth'];
+
+/**
+ * React Native on Android: `injectedJavaScriptBeforeContentLoaded` is evaluated from `onPageStarted`
+ * and races the page's scripts (react-native-webview docs/Reference.md; issue #1609), so the bridge
+ * may miss both gc-ready and gc-loaded: page finished (`onLoad`) is a trigger too, as on Android.
+ */
+export const ANDROID_TRIGGERS: readonly string[] = [...DEFAULT_TRIGGERS, 'page-finished'];
+
+/** The triggers of the platform React Native runs on (`Platform.OS`). */
+export function triggersFor(os: string): readonly string[] {
+  return os === 'android' ? ANDROID_TRIGGERS : DEFAULT_TRIGGERS;
+}
+
+/** Default: a ready widget is signed out while the app has no user (its stored session goes). */
+export const KEEP_WIDGET_SESSION = false;
 
 const READY_EVENTS = ['gc-ready', 'gc-loaded'];
 const KNOWN_EVENTS = ['gc-ready', 'gc-loaded', 'gc-sso-auth', 'gc-sso-conflict'];
@@ -45,9 +66,22 @@ export interface SsoCoordinatorOptions {
   /** False without api_public_key: the widget would ignore gcSsoLogin, so nothing is done. */
   sso?: boolean;
   triggers?: readonly string[];
+  /**
+   * True: while the app has no user, the widget may keep a session of the service's own accounts
+   * (an app that lets signed-out users sign in there); the app's own sign-out still lands.
+   */
+  keepWidgetSession?: boolean;
 }
 
 const ignore = (reason: string): SsoEffect => ({ do: 'ignore', reason });
+
+/**
+ * Whether a ready widget is signed out while the app has no user: always, unless the app keeps the
+ * widget's own session; even then when the app's sign-out came before the widget was ready.
+ */
+export function signsOutAtReady(keepWidgetSession: boolean, logoutOwed: boolean): boolean {
+  return logoutOwed || !keepWidgetSession;
+}
 
 /** Whether `text` nests at most `limit` objects/arrays (one linear scan, as bridge.js). */
 function withinDepth(text: string, limit: number): boolean {
@@ -79,6 +113,7 @@ export class SsoCoordinator {
   user: string | null;
   readonly sso: boolean;
   readonly triggers: readonly string[];
+  readonly keepWidgetSession: boolean;
   ready = false;
   private next = 0;
   private fetching: number | null = null;
@@ -91,11 +126,16 @@ export class SsoCoordinator {
   private finished = false;
   /** fetch / conflict id -> why its later answer is discarded. */
   private stale = new Map<number, string>();
+  /** A logout went to this document. */
+  private signedOut = false;
+  /** The app signed out while no document was ready. */
+  private logoutOwed = false;
 
   constructor(options: SsoCoordinatorOptions = {}) {
     this.user = options.user ?? null;
     this.sso = options.sso ?? true;
     this.triggers = [...(options.triggers ?? DEFAULT_TRIGGERS)];
+    this.keepWidgetSession = options.keepWidgetSession ?? KEEP_WIDGET_SESSION;
   }
 
   /** A string the bridge forwarded; `fromWidget`: the glue's sender check passed. */
@@ -165,9 +205,10 @@ export class SsoCoordinator {
       return [ignore('sso-off')];
     }
     if (!this.ready) {
+      this.logoutOwed = true; // applied when the widget is ready
       return [ignore('not-ready')];
     }
-    return [{ do: 'logout' }];
+    return this.logout();
   }
 
   /** The answer to a `fetch` effect: ssoData, null (no app session), or an error. */
@@ -205,6 +246,7 @@ export class SsoCoordinator {
   relaunch(): SsoEffect[] {
     this.ready = false;
     this.finished = false;
+    this.signedOut = false;
     this.fetching = null;
     this.asking = null;
     return [];
@@ -221,12 +263,7 @@ export class SsoCoordinator {
     this.orphan('stale-document', true);
     this.ready = true;
     this.finished = true;
-    if (!this.sso) {
-      return [ignore('sso-off')];
-    }
-    if (this.user === null) {
-      return [{ do: 'logout' }];
-    }
+    this.signedOut = false; // what happened to it while it was away is unknown
     return this.trigger('restored');
   }
 
@@ -271,10 +308,12 @@ export class SsoCoordinator {
     this.orphan('stale-document', true);
     this.ready = false;
     this.finished = false;
+    this.signedOut = false;
   }
 
   private newLoginState(user: string | null): void {
     this.user = user;
+    this.logoutOwed = false; // a login at ready replaces whatever session the widget has
     this.fetching = null; // a fetch for the previous state is stale from now on
     this.asking = null;
     this.resolved.clear();
@@ -289,7 +328,7 @@ export class SsoCoordinator {
       return [ignore('not-ready')];
     }
     if (this.user === null) {
-      return [ignore('signed-out')];
+      return this.noAppUser();
     }
     if (this.fetching !== null) {
       return [ignore('fetch-in-flight')];
@@ -298,6 +337,20 @@ export class SsoCoordinator {
     this.fetching = this.next;
     this.fetchTrigger = trigger;
     return [{ do: 'fetch', fetch: this.next, user: this.user, trigger }];
+  }
+
+  /** A ready widget and nobody signed in to the app: sign it out, once per document. */
+  private noAppUser(): SsoEffect[] {
+    if (this.signedOut || !signsOutAtReady(this.keepWidgetSession, this.logoutOwed)) {
+      return [ignore('signed-out')];
+    }
+    return this.logout();
+  }
+
+  private logout(): SsoEffect[] {
+    this.signedOut = true;
+    this.logoutOwed = false;
+    return [{ do: 'logout' }];
   }
 
   private conflict(username: unknown): SsoEffect[] {

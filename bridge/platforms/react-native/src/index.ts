@@ -10,9 +10,27 @@ export {
 } from './protocol';
 export type { GcOtherEvent, GcWidgetEvent } from './protocol';
 export { BRIDGE_SHA256, BRIDGE_SOURCE, BRIDGE_VERSION } from './bridgeSource';
-export { APP_PROTOCOL, DEFAULT_TRIGGERS, SSO_LIFETIME_SECONDS, SsoCoordinator } from './coordinator';
+export {
+  ANDROID_TRIGGERS,
+  APP_PROTOCOL,
+  DEFAULT_TRIGGERS,
+  KEEP_WIDGET_SESSION,
+  SSO_LIFETIME_SECONDS,
+  SsoCoordinator,
+  signsOutAtReady,
+  triggersFor,
+} from './coordinator';
 export { GcBridgePinError, sha256Hex, utf8Bytes, verifiedBridgeSource } from './bridgePin';
-export { LIFECYCLE_SCRIPT, RESTORED_MESSAGE } from './lifecycle';
+export {
+  DOCUMENT_LOADED_MESSAGE,
+  DOCUMENT_MESSAGE,
+  LIFECYCLE_SCRIPT,
+  RESTORED_MESSAGE,
+  awayAfter,
+  lifecycleEffects,
+  monotonicNow,
+} from './lifecycle';
+export type { Away } from './lifecycle';
 export type { SsoCoordinatorOptions, SsoEffect } from './coordinator';
 export { GcErrorView, ERROR_MESSAGE, RETRY_LABEL } from './GcErrorView';
 export type { GcErrorViewProps } from './GcErrorView';

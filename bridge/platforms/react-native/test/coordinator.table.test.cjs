@@ -51,7 +51,15 @@ for (const c of table.cases) {
     c.steps.forEach((step, index) => {
       const view = step.view || 'a';
       if (!views.has(view)) {
-        views.set(view, new SsoCoordinator({ user: setup.user, sso: setup.sso, triggers: setup.triggers }));
+        views.set(
+          view,
+          new SsoCoordinator({
+            user: setup.user,
+            sso: setup.sso,
+            triggers: setup.triggers,
+            keepWidgetSession: setup.keep_widget_session,
+          }),
+        );
       }
       const where = `step ${index + 1}${step.view ? ` (view ${view})` : ''}: ${JSON.stringify(step.in).slice(0, 120)}`;
       assert.deepStrictEqual(comparable(apply(views.get(view), step.in)), step.out, where);

@@ -13,7 +13,9 @@ const build = process.env.GC_KIT_BUILD || path.join(__dirname, '..', 'build-node
 const { ssoLoginScript, ssoLogoutScript } = require(path.join(build, 'protocol.js'));
 const pin = require(path.join(build, 'bridgePin.js'));
 const { BRIDGE_SHA256, BRIDGE_SOURCE } = require(path.join(build, 'bridgeSource.js'));
-const { LIFECYCLE_SCRIPT, RESTORED_MESSAGE } = require(path.join(build, 'lifecycle.js'));
+const lifecycle = require(path.join(build, 'lifecycle.js'));
+const { LIFECYCLE_SCRIPT, RESTORED_MESSAGE, DOCUMENT_MESSAGE, DOCUMENT_LOADED_MESSAGE } = lifecycle;
+const { SsoCoordinator, ANDROID_TRIGGERS, DEFAULT_TRIGGERS, triggersFor } = require(path.join(build, 'coordinator.js'));
 
 const HOSTILE = [
   'plain-base64== 1706000000',
@@ -75,12 +77,13 @@ test('a hand-edited source fails loudly, naming the fix', () => {
   });
 });
 
-function fakePage() {
+function fakePage(readyState = 'loading') {
   const listeners = [];
   const posted = [];
   const window = {
     addEventListener: (type, fn) => listeners.push([type, fn]),
     ReactNativeWebView: { postMessage: (text) => posted.push(text) },
+    document: { readyState },
   };
   window.window = window;
   const context = vm.createContext(window);
@@ -92,14 +95,54 @@ function fakePage() {
   return { context, listeners, posted, fire };
 }
 
-test('a restore from the back-forward cache is reported once, however often injected', () => {
+test('a new document and a restore are each reported once, however often injected', () => {
   const page = fakePage();
   vm.runInContext(LIFECYCLE_SCRIPT, page.context);
   vm.runInContext(LIFECYCLE_SCRIPT, page.context); // injectedJavaScript after the early one
   assert.equal(page.listeners.length, 1);
+  assert.deepStrictEqual(page.posted, [DOCUMENT_MESSAGE]);
   page.fire(false); // a first load is no restore
-  assert.deepStrictEqual(page.posted, []);
+  assert.deepStrictEqual(page.posted, [DOCUMENT_MESSAGE]);
   page.fire(true);
-  assert.deepStrictEqual(page.posted, [RESTORED_MESSAGE]);
+  assert.deepStrictEqual(page.posted, [DOCUMENT_MESSAGE, RESTORED_MESSAGE]);
   assert.deepStrictEqual(JSON.parse(RESTORED_MESSAGE), { gcLifecycle: 'restored' });
+});
+
+test('a lifecycle script that runs after the load says so (Android: after onPageFinished)', () => {
+  const page = fakePage('complete');
+  vm.runInContext(LIFECYCLE_SCRIPT, page.context);
+  assert.deepStrictEqual(page.posted, [DOCUMENT_LOADED_MESSAGE]);
+  assert.deepStrictEqual(JSON.parse(DOCUMENT_LOADED_MESSAGE), { gcLifecycle: 'document', complete: true });
+});
+
+test('a new document loses readiness; a same-document navigation (no message) keeps it', () => {
+  const coordinator = new SsoCoordinator({ user: 'alice' });
+  coordinator.message('{"name":"gc-ready"}');
+  assert.equal(coordinator.ready, true);
+  assert.equal(lifecycle.lifecycleEffects(coordinator, '{"name":"gc-ready"}'), null, 'a bridge message');
+  assert.deepStrictEqual(lifecycle.lifecycleEffects(coordinator, DOCUMENT_MESSAGE), []);
+  assert.equal(coordinator.ready, false);
+  // Its onLoad came before the message: the message finishes the page too (a trigger on Android).
+  const android = new SsoCoordinator({ user: 'alice', triggers: triggersFor('android') });
+  const effects = lifecycle.lifecycleEffects(android, DOCUMENT_LOADED_MESSAGE);
+  assert.deepStrictEqual(effects, [{ do: 'fetch', fetch: 1, user: 'alice', trigger: 'page-finished' }]);
+  assert.deepStrictEqual(triggersFor('ios'), DEFAULT_TRIGGERS);
+  assert.deepStrictEqual(triggersFor('android'), ANDROID_TRIGGERS);
+});
+
+test('only background is time away, and the clock is monotonic', () => {
+  let away = lifecycle.awayAfter('inactive', null, 1000); // a Face ID prompt, Notification Center
+  assert.deepStrictEqual(away, { since: null, resumedAfter: null });
+  away = lifecycle.awayAfter('active', away.since, 1500);
+  assert.deepStrictEqual(away, { since: null, resumedAfter: null }, 'an inactive blip is no resume');
+  away = lifecycle.awayAfter('background', null, 2000);
+  away = lifecycle.awayAfter('background', away.since, 2500); // reported twice: the first counts
+  away = lifecycle.awayAfter('inactive', away.since, 9000); // on the way back (iOS)
+  assert.equal(away.resumedAfter, null);
+  away = lifecycle.awayAfter('active', away.since, 302000);
+  assert.deepStrictEqual(away, { since: null, resumedAfter: 300 });
+  const first = lifecycle.monotonicNow();
+  assert.equal(typeof first, 'number');
+  assert.ok(lifecycle.monotonicNow() >= first);
+  assert.equal(typeof globalThis.performance.now, 'function', 'the default is performance.now');
 });

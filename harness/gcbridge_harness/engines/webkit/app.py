@@ -35,6 +35,7 @@ from gcbridge_harness.report.leaks import LOGIN_PATH, PAGE_STATE_JS
 
 __all__ = ["WebKitApp", "WebKitRuntime"]
 
+NAVIGATIONS = ("committed", "hash", "history")  # what the harness's page scripts report
 _USER_AGENT = (
     "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/605.1.15 (KHTML, like Gecko) "
     "Version/18.0 Safari/605.1.15 gc-harness/{tag}"
@@ -100,10 +101,11 @@ class WebKitApp(NativeApp):
         if self.isolated_world:
             source = probe(only="bridge posted")
             scripts.append({"source": source, "time": "start", "world": BRIDGE_WORLD})
-        if self.injection_point != "page-finished":
+        if self.injection_point in ("document-start", "document-end"):
             world = BRIDGE_WORLD if self.isolated_world else None
             time = "end" if self.injection_point == "document-end" else "start"
-            for source in [self.bridge] * self.injections + ([early] if early else []):
+            injected = [self._injected_source()] * self.injections
+            for source in injected + ([early] if early else []):
                 scripts.append({"source": source, "time": time, "world": world})
         handlers = [{"name": RELAY_HANDLER, "world": RELAY_WORLD}]
         if self.isolated_world and not self.late_transport:
@@ -123,7 +125,10 @@ class WebKitApp(NativeApp):
         self._open_fields.update(profile=self.profile, fresh=False)  # a new view: the same
 
     def _load(self, url: str) -> None:
+        before = self.__dict__.get("_load_events", 0)
         self.runtime.process.request("load", view=self.view, url=url)
+        # The page's own load event, which the app's page-finished callback comes after.
+        self.wait_for(lambda: self.__dict__.get("_load_events", 0) > before, "the load event")
 
     def _world(self, world: str) -> str | None:
         if world == "bridge":
@@ -175,10 +180,9 @@ class WebKitApp(NativeApp):
         if event.get("event") == "uri":
             self.leaks.record("navigation URL", event.get("url", ""))
         elif event.get("event") == "load":
-            if event.get("phase") == "started":
-                self._document_started()
-            else:
-                self._document_finished()
+            phase = event.get("phase")
+            if phase in ("started", "failed"):  # finished: the page's load event (LIFE)
+                self._navigation(phase)
         elif event.get("event") == "terminated":
             self._terminated()
         elif event.get("event") == "load-retry":
@@ -219,6 +223,11 @@ class WebKitApp(NativeApp):
                 self.timeline.add_wall(at, str(payload["kind"]), str(payload["detail"]))
         elif channel == "life" and stamped.get("top") and payload == "restored":
             self._restored()
+        elif channel == "life" and stamped.get("top") and payload == "loaded":
+            self.__dict__["_load_events"] = self.__dict__.get("_load_events", 0) + 1
+            self._navigation("finished")
+        elif channel == "life" and stamped.get("top") and payload in NAVIGATIONS:
+            self._navigation(payload)
         elif channel == "native" and isinstance(payload, dict):
             self._native(
                 str(payload.get("platform")),

@@ -48,10 +48,12 @@ class Loads:
             # (a failed load, the cancelled one included, finishes without committing)
             entry["progress"] = entry.get("progress", 0) + 1
             entry["stopping"] = False
+            entry["committed"] = True
             self._abandon_scripts(entry, "a navigation replaced the document")
         if event == WebKit2.LoadEvent.STARTED:
             if entry is not None:
                 entry["retry_pending"] = False  # a load after the cancelled one began
+                entry["committed"] = False
             self.emit({"event": "load", "view": vid, "phase": "started"})
         elif event == WebKit2.LoadEvent.FINISHED:
             if entry is not None and entry.get("retry_pending"):
@@ -85,6 +87,10 @@ class Loads:
             GLib.timeout_add(50 * 2**tries, self._retry_load, vid, entry)
             self._watch_stall(vid, entry)
             return True
+        if entry is not None and not entry.get("committed", True):
+            # A provisional load that failed: the document shown stays (iOS calls
+            # didFailProvisionalNavigation). A 204 answer ends so, without an error page.
+            self.emit({"event": "load", "view": vid, "phase": "failed"})
         self._finish_loads(vid, error=f"load of {url} failed: {error.message}")
         return False
 

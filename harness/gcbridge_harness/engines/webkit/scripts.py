@@ -58,17 +58,27 @@ RELAY = """(function () {
 })();"""
 
 LIFE = """(function () {
-  // In the harness's world, top frame: pageshow with persisted (the page is back from the
-  // page cache) reaches the app as its navigation callback would; the page cannot forge it.
-  if (window !== window.top) { return; }
+  // In the harness's world, top frame, first in every new document: the navigation committed;
+  // pageshow with persisted (the page is back from the page cache) and a fragment navigation
+  // reach the app as its WebView's callbacks would; the page cannot forge them.
+  if (window !== window.top || !/^https?:$/.test(location.protocol)) { return; }
   var handler = window.webkit.messageHandlers.gcHarness;
   var stringify = JSON.stringify;
-  window.addEventListener('pageshow', function (event) {
-    if (!event.persisted) { return; }
+  function say(what) {
     try {
       handler.postMessage(stringify({ top: true, origin: location.origin,
-        detail: stringify({ channel: 'life', payload: 'restored' }) }));
+        detail: stringify({ channel: 'life', payload: what }) }));
     } catch (e) { /* the app is gone */ }
+  }
+  say('committed');
+  // The load event: Android's onPageFinished comes after it. (WebKitGTK's load-changed
+  // FINISHED may come before the page's deferred module scripts ran, DOMContentLoaded even.)
+  window.addEventListener('load', function () { say('loaded'); });
+  window.addEventListener('pageshow', function (event) {
+    if (event.persisted) { say('restored'); }
+  }, true);
+  window.addEventListener('hashchange', function (event) {
+    if (event.isTrusted) { say('hash'); }
   }, true);
 })();"""
 
@@ -111,6 +121,15 @@ _PRELUDE = """(function () {
     };
   }
   if (window === window.top) {
+    // History API navigations (same-document): only the page's world sees the calls.
+    ['pushState', 'replaceState'].forEach(function (name) {
+      var original = History.prototype[name];
+      History.prototype[name] = function () {
+        var result = original.apply(this, arguments);
+        report('life', 'history');
+        return result;
+      };
+    });
     window.addEventListener('error', function (event) {
       report('pageerror', text(event.error ? (event.error.message || event.error) : event.message));
     });

@@ -41,7 +41,8 @@ final class GcSsoCoordinatorTableTests: XCTestCase {
             let coordinator = views[view] ?? GcSsoCoordinator(
                 user: setup["user"] as? String,
                 sso: setup["sso"] as? Bool ?? true,
-                triggers: Set(setup["triggers"] as? [String] ?? [])
+                triggers: Set(setup["triggers"] as? [String] ?? []),
+                keepWidgetSession: setup["keep_widget_session"] as? Bool ?? false
             )
             views[view] = coordinator
             let input = try XCTUnwrap(step["in"] as? [String: Any])

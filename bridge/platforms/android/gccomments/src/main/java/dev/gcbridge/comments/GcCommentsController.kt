@@ -65,6 +65,12 @@ class GcCommentsController(
     private val clock: () -> Long = { SystemClock.elapsedRealtime() },
     /** Load errors, the error view, the WebView factory and hook, dialogs, files, crashes ([GcCommentsOptions]). */
     private val options: GcCommentsOptions = GcCommentsOptions(),
+    /**
+     * By default, while the app has no user a ready widget is signed out (it restores its own
+     * stored session, a previous user's, by itself); true keeps that session, for apps that let
+     * signed-out users use the service's own accounts.
+     */
+    keepWidgetSession: Boolean = GcSsoCoordinator.KEEP_WIDGET_SESSION,
 ) {
     /** The WebView now showing the widget (a new one after the render process died). */
     var webView: WebView = webView
@@ -78,7 +84,11 @@ class GcCommentsController(
     private val mainThread = Handler(Looper.getMainLooper())
 
     /** Every decision (when to fetch, inject, sign out, ask, discard) is the coordinator's. */
-    private val coordinator = GcSsoCoordinator(user = appUser, sso = usesSso && ssoProvider != null)
+    private val coordinator = GcSsoCoordinator(
+        user = appUser,
+        sso = usesSso && ssoProvider != null,
+        keepWidgetSession = keepWidgetSession,
+    )
     private var fetchJob: Job? = null
     private var pausedAt: Long? = null
 
@@ -287,7 +297,10 @@ class GcCommentsController(
         override fun onPageStarted(view: WebView, url: String?, favicon: Bitmap?) {
             super.onPageStarted(view, url, favicon)
             // A new document (launch, reload, navigation, a new WebView): wait for the widget to
-            // be ready again; answers for the old document are discarded.
+            // be ready again; answers for the old document are discarded. WebView calls this when
+            // the navigation commits, and not for same-document ones (a fragment, pushState:
+            // Chromium's AwWebContentsObserver.didFinishNavigation); a navigation aborted before
+            // it commits (a 204) gives onPageFinished alone, already-finished for the coordinator.
             perform(coordinator.pageStarted())
         }
 

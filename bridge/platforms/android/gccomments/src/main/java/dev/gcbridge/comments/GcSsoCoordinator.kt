@@ -57,13 +57,24 @@ sealed class GcSsoEffect {
  * The WebView's life is input too: [pageStarted], [restored], [contentTerminated] (-> [GcSsoEffect.Reload]),
  * [resume] with the seconds the app was away; an answer to a fetch made for another document,
  * or before a resume, is never injected. Not thread-safe: call it from the main thread.
+ *
+ * The widget is signed in as exactly the app's user, and nobody else: with SSO on and no app user,
+ * a widget that becomes ready is signed out (it may have restored a previous user's session from its
+ * storage), once per document; a sign-out or a user switch before ready is applied when it is ready.
+ * [keepWidgetSession] leaves a signed-out app's widget to the service's own accounts (the app's own
+ * sign-out still lands).
  */
 class GcSsoCoordinator(
     /** Identity of the app's signed-in user (any string), null when signed out. */
     user: String? = null,
     /** False without api_public_key: the widget would ignore gcSsoLogin, so nothing is done. */
     val sso: Boolean = true,
-    val triggers: Set<String> = ANDROID_TRIGGERS
+    val triggers: Set<String> = ANDROID_TRIGGERS,
+    /**
+     * True: while the app has no user, the widget may keep a session of the service's own accounts
+     * (an app that lets signed-out users sign in there); the app's own sign-out still lands.
+     */
+    val keepWidgetSession: Boolean = KEEP_WIDGET_SESSION
 ) {
     var user: String? = user
         private set
@@ -78,6 +89,8 @@ class GcSsoCoordinator(
     private var rounds = 0
     private var finished = false // page-finished already seen for this document
     private val stale = HashMap<Int, String>() // fetch / conflict id -> why its answer is discarded
+    private var signedOut = false // a logout went to this document
+    private var logoutOwed = false // the app signed out while no document was ready
 
     /** A string the bridge forwarded; [fromWidget]: the glue's sender check passed. */
     fun message(data: String, fromWidget: Boolean = true): List<GcSsoEffect> {
@@ -121,8 +134,11 @@ class GcSsoCoordinator(
     fun appLogout(): List<GcSsoEffect> {
         newLoginState(null)
         if (!sso) return listOf(GcSsoEffect.Ignore("sso-off"))
-        if (!ready) return listOf(GcSsoEffect.Ignore("not-ready"))
-        return listOf(GcSsoEffect.Logout)
+        if (!ready) {
+            logoutOwed = true // applied when the widget is ready
+            return listOf(GcSsoEffect.Ignore("not-ready"))
+        }
+        return logout()
     }
 
     /** The answer to a [GcSsoEffect.Fetch]: ssoData, null (no app session), or an error. */
@@ -148,6 +164,7 @@ class GcSsoCoordinator(
     fun relaunch(): List<GcSsoEffect> {
         ready = false
         finished = false
+        signedOut = false
         fetching = null
         asking = null
         return emptyList()
@@ -164,8 +181,7 @@ class GcSsoCoordinator(
         orphan("stale-document", conflicts = true)
         ready = true
         finished = true
-        if (!sso) return listOf(GcSsoEffect.Ignore("sso-off"))
-        if (user == null) return listOf(GcSsoEffect.Logout)
+        signedOut = false // what happened to it while it was away is unknown
         return trigger("restored")
     }
 
@@ -197,10 +213,12 @@ class GcSsoCoordinator(
         orphan("stale-document", conflicts = true)
         ready = false
         finished = false
+        signedOut = false
     }
 
     private fun newLoginState(user: String?) {
         this.user = user
+        logoutOwed = false // a login at ready replaces whatever session the widget has
         fetching = null // a fetch for the previous state is stale from now on
         asking = null
         resolved.clear()
@@ -210,12 +228,26 @@ class GcSsoCoordinator(
     private fun trigger(trigger: String): List<GcSsoEffect> {
         if (!sso) return listOf(GcSsoEffect.Ignore("sso-off"))
         if (!ready) return listOf(GcSsoEffect.Ignore("not-ready"))
-        val current = user ?: return listOf(GcSsoEffect.Ignore("signed-out"))
+        val current = user ?: return noAppUser()
         if (fetching != null) return listOf(GcSsoEffect.Ignore("fetch-in-flight"))
         next += 1
         fetching = next
         fetchTrigger = trigger
         return listOf(GcSsoEffect.Fetch(next, current, trigger))
+    }
+
+    /** A ready widget and nobody signed in to the app: sign it out, once per document. */
+    private fun noAppUser(): List<GcSsoEffect> {
+        if (signedOut || !signsOutAtReady(keepWidgetSession, logoutOwed)) {
+            return listOf(GcSsoEffect.Ignore("signed-out"))
+        }
+        return logout()
+    }
+
+    private fun logout(): List<GcSsoEffect> {
+        signedOut = true
+        logoutOwed = false
+        return listOf(GcSsoEffect.Logout)
     }
 
     private fun conflict(username: Any?): List<GcSsoEffect> {
@@ -241,6 +273,16 @@ class GcSsoCoordinator(
 
         /** On Android, onPageFinished installs the bridge after gc-ready fired: a trigger too. */
         val ANDROID_TRIGGERS: Set<String> = DEFAULT_TRIGGERS + "page-finished"
+
+        /** Default: a ready widget is signed out while the app has no user (its stored session goes). */
+        const val KEEP_WIDGET_SESSION = false
+
+        /**
+         * Whether a ready widget is signed out while the app has no user: always, unless the app keeps
+         * the widget's own session; even then when the app's sign-out came before the widget was ready.
+         */
+        fun signsOutAtReady(keepWidgetSession: Boolean, logoutOwed: Boolean): Boolean =
+            logoutOwed || !keepWidgetSession
 
         /** bridge.js forwards at most 64 KiB (UTF-16 code units); anything larger is not from it. */
         const val MAX_MESSAGE_CHARS = 65_536

@@ -43,7 +43,8 @@ private fun runCase(defaults: Map<String, Any?>, case: Map<String, Any?>): Strin
             GcSsoCoordinator(
                 user = setup["user"] as String?,
                 sso = setup["sso"] as Boolean,
-                triggers = (setup["triggers"] as List<String>).toSet()
+                triggers = (setup["triggers"] as List<String>).toSet(),
+                keepWidgetSession = setup["keep_widget_session"] as Boolean
             )
         }
         val input = step["in"] as Map<String, Any?>
