@@ -28,6 +28,7 @@ cheap, always-on form of the check.
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import threading
 from collections.abc import Iterator
@@ -123,9 +124,24 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    _ctrl_c_as_from_a_terminal()
     controller = config.pluginmanager.hasplugin("xdist") and not hasattr(config, "workerinput")
     if os.environ.get("GC_CLOCK_SKEW_FILE") and controller:
         config.pluginmanager.register(_XdistCollections(config), "gc-clock-skew-xdist")
+
+
+def _ctrl_c_as_from_a_terminal() -> None:
+    """Ctrl-C reaches this process and the commands it starts, as from a terminal.
+
+    A shell without job control starts a background command with SIGINT ignored
+    (``cmd &`` in a script), and an ignored signal stays ignored across ``exec``: every
+    command the suite starts would shrug off the Ctrl-C its tests send (seen: a
+    ``make test-under-load`` started that way). A handled signal is reset to its default
+    at ``exec``, so Python's own handler here gives each command a terminal's Ctrl-C.
+    """
+    main = threading.current_thread() is threading.main_thread()
+    if main and signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 # Pytest plugins of this checkout's dev extra that an app team's install

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -67,3 +68,27 @@ def test_the_profile_sums_each_folder_and_ranks_the_fixtures(tmp_path: Path) -> 
     assert fixture_rows[0].split()[:4] == ["gc_wheel", "(session)", "1", "20.0"]
     assert fixture_rows[1].split()[:4] == ["tmp_path", "(function)", "3", "0.4"]
     assert lines[-1] == "wall time: 7.2 s"
+
+
+def test_the_suite_gives_its_commands_a_terminals_ctrl_c(tmp_path: Path) -> None:
+    # Started with SIGINT ignored (`make test &` from a script): the commands the tests
+    # start must still stop on the Ctrl-C the tests send them.
+    conftest = Path(__file__).with_name("conftest.py").read_text(encoding="utf-8")
+    (tmp_path / "conftest.py").write_text(conftest, encoding="utf-8")
+    (tmp_path / "test_child.py").write_text(
+        "import signal, subprocess, sys\n"
+        "def test_a_child_stops_on_ctrl_c():\n"
+        "    code = 'import signal; print(signal.getsignal(signal.SIGINT) is signal.SIG_IGN)'\n"
+        "    out = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True)\n"
+        "    assert out.stdout.strip() == 'False'\n",
+        encoding="utf-8",
+    )
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN),  # noqa: PLW1509
+    )
+    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
