@@ -30,7 +30,7 @@ import httpx
 
 from gcbridge.cli.bounded_http import HttpProblem, bounded_request
 from gcbridge.errors import GcBridgeError
-from gcbridge.webhooks.signature import EVENT_TYPES
+from gcbridge.webhooks.catalog import EVENT_TYPES, kind
 
 __all__ = [
     "RemoteError",
@@ -276,16 +276,17 @@ class EmulatorClient:
         if not isinstance(comment.get("id"), str):
             raise _bad_answer("POST", "/api/pub/comments", 'no comment "id" in the answer')
         comment_id = str(comment["id"])
-        if event_type == "comment.updated":
+        trigger = kind(event_type).trigger  # "post": the comment just posted fired it
+        if trigger == "edit":
             self._request(
                 "PATCH",
                 f"/api/pub/comments/{comment_id}",
                 auth=session,
                 json={"content": "Edited by gcbridge webhooks trigger"},
             )
-        elif event_type == "comment.deleted":
+        elif trigger == "delete":
             self._request("DELETE", f"/api/pub/comments/{comment_id}", auth=session)
-        elif event_type == "comment.approved":
+        elif trigger == "approve":
             self._request("POST", f"/api/moderation/comments/{comment_id}/approve")
         return Fired(event_type, comment_id)
 

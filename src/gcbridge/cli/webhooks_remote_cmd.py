@@ -15,8 +15,8 @@ import sys
 from typing import Any
 
 from gcbridge.errors import GcBridgeError
+from gcbridge.webhooks.catalog import EVENT_TYPES
 from gcbridge.webhooks.listen import printable
-from gcbridge.webhooks.signature import EVENT_TYPES
 
 __all__ = ["register_remote", "format_call", "CALLS_HEADER"]
 

@@ -20,11 +20,9 @@ from gcbridge.demo.backend import DemoCredentials, ReceiverState, create_backend
 from gcbridge.demo.defaults import DEFAULT_PORT
 from gcbridge.demo.errors import DemoError
 from gcbridge.demo.timeline import Timeline
+from gcbridge.webhooks.catalog import EVENT_TYPES
 
 __all__ = ["DemoStack", "Article", "ARTICLE", "DEFAULT_PORT"]
-
-WEBHOOK_EVENTS = ["comment.created", "comment.updated", "comment.approved", "comment.deleted"]
-
 
 @dataclass(frozen=True)
 class Article:
@@ -125,7 +123,7 @@ class DemoStack:
             receiver_url = f"{self.backend_url}/webhooks/gc"
             answer = client.post(
                 f"/webhook/website/{self.site.website_id}/setup",
-                json={"url": receiver_url, "events": WEBHOOK_EVENTS},
+                json={"url": receiver_url, "events": list(EVENT_TYPES)},
                 headers={"Authorization": f"Bearer {self.site.account_token}"},
             )
             config = _json_or_fail(answer, "webhook setup")
@@ -133,7 +131,7 @@ class DemoStack:
                 self.receiver.secrets[:] = [config["secret"]]
             self.timeline.record(
                 "webhook.configured",
-                f"webhook -> {receiver_url} for {', '.join(config.get('events', WEBHOOK_EVENTS))}",
+                f"webhook -> {receiver_url} for {', '.join(config.get('events', EVENT_TYPES))}",
             )
             loaded = _json_or_fail(
                 client.get(

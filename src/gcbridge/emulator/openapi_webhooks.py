@@ -1,6 +1,6 @@
 """The ``webhooks`` section of the emulator's OpenAPI 3.1 document (contract.md, "Event schemas").
 
-One entry per event type (``comment.created`` ... ``comment.deleted``), each a
+One entry per event type of :mod:`gcbridge.webhooks.catalog`, each a
 ``post`` whose request body is that event's delivery body (spec 2.4) and whose
 header parameters are the delivery headers (spec 2.6), with an example and the
 answers the service acts on (spec 8). The body schemas come from the receiver
@@ -23,10 +23,10 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from gcbridge.webhooks.event_schemas import EVENT_CATALOG, body_schema, example_body
+from gcbridge.webhooks.catalog import EVENT_TYPES, example_body, kind
+from gcbridge.webhooks.event_schemas import body_schema
 from gcbridge.webhooks.signature import (
     DELIVERY_ID_HEADER,
-    EVENT_TYPES,
     FIRST_SENT_AT_HEADER,
     RETRY_COUNT_HEADER,
     SIGNATURE_HEADER,
@@ -193,11 +193,12 @@ def webhook_components() -> dict[str, dict[str, Any]]:
 
 def webhook_operation(event_type: str) -> dict[str, Any]:
     """The Path Item of one event type: a ``post`` with body, headers, answers, example."""
+    fires_when = kind(event_type).fires_when
     return {
         "post": {
             "operationId": "webhook_" + event_type.replace(".", "_"),
-            "summary": f"{event_type}: {EVENT_CATALOG[event_type]}",
-            "description": f"Sent to the site's webhook URL when: {EVENT_CATALOG[event_type]} "
+            "summary": f"{event_type}: {fires_when}",
+            "description": f"Sent to the site's webhook URL when: {fires_when} "
             "The body is compact UTF-8 JSON; its exact bytes are signed, so verify before "
             "parsing. Unknown fields may appear: ignore them.",
             "tags": ["webhook events"],

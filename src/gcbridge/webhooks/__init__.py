@@ -15,6 +15,7 @@ memory: :class:`DeliveryLog`. The FastAPI dependency is in
 
 from __future__ import annotations
 
+from gcbridge.webhooks.catalog import EVENT_TYPES
 from gcbridge.webhooks.construct import Delivery, construct_delivery, construct_event
 from gcbridge.webhooks.delivery_log import DeliveryLog
 from gcbridge.webhooks.emulator_clock import EmulatorClock, EmulatorClockError
@@ -37,7 +38,6 @@ from gcbridge.webhooks.events import (
 from gcbridge.webhooks.signature import (
     DEFAULT_TOLERANCE,
     DELIVERY_ID_HEADER,
-    EVENT_TYPES,
     FIRST_SENT_AT_HEADER,
     RETRY_COUNT_HEADER,
     SIGNATURE_HEADER,

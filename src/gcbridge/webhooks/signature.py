@@ -41,7 +41,6 @@ __all__ = [
     "RETRY_COUNT_HEADER",
     "FIRST_SENT_AT_HEADER",
     "USER_AGENT",
-    "EVENT_TYPES",
     "DEFAULT_TOLERANCE",
     "MAX_TIMESTAMP_LENGTH",
     "sign",
@@ -64,8 +63,6 @@ FIRST_SENT_AT_HEADER = "X-Webhook-First-Sent-At"
 """ISO 8601 date of the first attempt."""
 USER_AGENT = "Service-Webhook/1.0"
 """The User-Agent of every delivery (spec 9)."""
-EVENT_TYPES = ("comment.created", "comment.updated", "comment.approved", "comment.deleted")
-"""The four event kinds of spec 6.1 (there is no comment.refused)."""
 
 DEFAULT_TOLERANCE = 300
 """Allowed distance between the signed timestamp and now, seconds, either way (spec 8)."""

@@ -2,13 +2,14 @@
 
 ::
 
+    from gcbridge.webhooks.catalog import CREATED
     from gcbridge.webhooks.testing import sample_event, signed_headers, WebhookPoster
 
-    body = encode_event(sample_event("comment.created", content="Hi"))
+    body = encode_event(sample_event(CREATED.name, content="Hi"))
     headers = signed_headers("whsec_test", body, delivery_id="dlv-1")
 
     poster = WebhookPoster(app, secret="whsec_test", path="/webhooks/gc")
-    assert poster.post("comment.created").status_code == 200
+    assert poster.post(CREATED.name).status_code == 200
     assert poster.post(duplicate=True).json()["duplicate"] is True     # same delivery again
     assert poster.post(stale=True).status_code == 401                  # timestamp_too_old
     assert poster.post(wrong_secret=True).status_code == 401           # signature_mismatch
@@ -43,6 +44,7 @@ from typing import Any
 from gcbridge.aio import run_sync
 from gcbridge.clock import SYSTEM_CLOCK, Clock
 from gcbridge.errors import GcBridgeError
+from gcbridge.webhooks.catalog import CREATED, DELETED
 from gcbridge.webhooks.events import WebhookEvent
 from gcbridge.webhooks.signature import (
     DEFAULT_TOLERANCE,
@@ -91,7 +93,7 @@ def _iso(seconds: float) -> str:
 
 
 def sample_event(
-    event_type: str = "comment.created",
+    event_type: str = CREATED.name,
     *,
     timestamp_ms: int | None = None,
     website_id: str = SAMPLE_WEBSITE_ID,
@@ -112,7 +114,7 @@ def sample_event(
 ) -> dict[str, Any]:
     """A complete spec 2.4 delivery body; keyword arguments set its fields (checked).
 
-    ``status`` defaults to ``deleted`` for ``comment.deleted``, else ``approved``.
+    ``status`` defaults to ``deleted`` for the deleted event, else ``approved``.
     ``extra`` adds root fields (a service may add fields; receivers keep them).
     The result is validated with :class:`~gcbridge.webhooks.WebhookEvent`, so a
     bad override raises ``WebhookPayloadError`` here, not in the test.
@@ -134,7 +136,7 @@ def sample_event(
                 "external_thread_id": external_thread_id,
                 "parent_id": parent_id,
                 "external_parent_id": None,
-                "status": status or ("deleted" if event_type == "comment.deleted" else "approved"),
+                "status": status or ("deleted" if event_type == DELETED.name else "approved"),
                 "author": {
                     "id": author_id,
                     "external_id": author_external_id,
@@ -231,7 +233,7 @@ class WebhookPoster:
 
     def post(
         self,
-        event: str | Mapping[str, Any] | bytes = "comment.created",
+        event: str | Mapping[str, Any] | bytes = CREATED.name,
         *,
         duplicate: bool = False,
         stale: bool = False,
@@ -288,7 +290,7 @@ class WebhookPoster:
 
     async def apost(
         self,
-        event: str | Mapping[str, Any] | bytes = "comment.created",
+        event: str | Mapping[str, Any] | bytes = CREATED.name,
         *,
         duplicate: bool = False,
         stale: bool = False,

@@ -20,9 +20,9 @@ from typing import Any
 
 from gcbridge.clock import utc_iso
 from gcbridge.emulator.sites import Site
+from gcbridge.webhooks.catalog import EVENT_TYPES
 
 __all__ = [
-    "EVENT_TYPES",
     "CALL_STATUSES",
     "WebhookConfig",
     "new_secret",
@@ -37,14 +37,6 @@ __all__ = [
     "call_json",
     "list_calls",
 ]
-
-EVENT_TYPES: tuple[str, ...] = (
-    "comment.created",
-    "comment.updated",
-    "comment.approved",
-    "comment.deleted",
-)
-"""The four webhook event kinds of spec 6.1."""
 
 CALL_STATUSES: tuple[str, ...] = ("pending", "succeeded", "failed")
 """The states of a call (contract.md)."""

@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from gcbridge.emulator.openapi import json_request_body, query_parameters
-from gcbridge.emulator.webhooks.journal import CALL_STATUSES, EVENT_TYPES
+from gcbridge.emulator.webhooks.journal import CALL_STATUSES
+from gcbridge.webhooks.catalog import EVENT_TYPES
 
 __all__ = ["CALLS_EXTRA", "SETUP_EXTRA", "VERIFY_EXTRA"]
 

@@ -31,7 +31,6 @@ from gcbridge.emulator.openapi import site_auth_responses
 from gcbridge.emulator.state import state_of
 from gcbridge.emulator.webhooks.journal import (
     CALL_STATUSES,
-    EVENT_TYPES,
     call_json,
     config_json,
     disable_config,
@@ -44,6 +43,7 @@ from gcbridge.emulator.webhooks.journal import (
 )
 from gcbridge.emulator.webhooks.openapi import CALLS_EXTRA, SETUP_EXTRA, VERIFY_EXTRA
 from gcbridge.emulator.webhooks.ssrf import check_receiver_url
+from gcbridge.webhooks.catalog import EVENT_TYPES
 
 __all__ = ["router", "DEFAULT_LIMIT", "MAX_LIMIT", "MAX_CURSOR"]
 
