@@ -30,13 +30,13 @@ def register(parser: argparse.ArgumentParser) -> None:
         "--data-dir",
         default=".gcbridge/demo",
         metavar="DIR",
-        help="emulator state and the WebView profile (default ./.gcbridge/demo)",
+        help="emulator state and the WebView profile (default ./%(default)s)",
     )
     parser.add_argument(
         "--port",
         type=int,
         default=DEFAULT_PORT,
-        help=f"emulator port (default {DEFAULT_PORT}; fixed, as the widget session is per origin)",
+        help="emulator port (default %(default)s; fixed, as the widget session is per origin)",
     )
     parser.add_argument(
         "--stay-signed-in",

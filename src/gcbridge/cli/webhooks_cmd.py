@@ -17,6 +17,7 @@ import sys
 from typing import Any
 
 from gcbridge.errors import GcBridgeError
+from gcbridge.webhooks.signature import DEFAULT_TOLERANCE
 
 __all__ = ["register", "secret_from_env"]
 
@@ -180,8 +181,13 @@ def register(parser: argparse.ArgumentParser) -> None:
         help="run a local receiver that verifies and prints deliveries",
     )
     listen.add_argument("--port", type=int, required=True, help="TCP port (0 picks a free one)")
-    listen.add_argument("--host", default="127.0.0.1", help="bind address (default 127.0.0.1)")
-    listen.add_argument("--tolerance", type=float, default=300, help="timestamp window, seconds")
+    listen.add_argument("--host", default="127.0.0.1", help="bind address (default %(default)s)")
+    listen.add_argument(
+        "--tolerance",
+        type=float,
+        default=DEFAULT_TOLERANCE,
+        help="timestamp window, seconds (default %(default)g)",
+    )
     listen.add_argument(
         "--delivery-log",
         metavar="URL",

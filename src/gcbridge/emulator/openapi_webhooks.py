@@ -23,9 +23,12 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from gcbridge.emulator.settings import DEFAULT_RETRY_SCHEDULE
+from gcbridge.emulator.webhooks.schedule import duration_text, schedule_text
 from gcbridge.webhooks.catalog import EVENT_TYPES, example_body, kind
 from gcbridge.webhooks.event_schemas import body_schema
 from gcbridge.webhooks.signature import (
+    DEFAULT_TOLERANCE,
     DELIVERY_ID_HEADER,
     FIRST_SENT_AT_HEADER,
     RETRY_COUNT_HEADER,
@@ -61,7 +64,7 @@ DELIVERY_HEADERS: list[dict[str, Any]] = [
         "in": "header",
         "required": True,
         "description": "Epoch milliseconds the signature was computed with; refuse it "
-        "outside plus or minus 5 minutes of your clock.",
+        f"outside plus or minus {duration_text(DEFAULT_TOLERANCE)} of your clock.",
         "schema": {"type": "integer", "format": "int64", "minimum": 0},
         "example": 1700000000000,
     },
@@ -123,8 +126,9 @@ _RESPONSES: dict[str, Any] = {
     },
     "4XX": {"description": "Any other logical client error: the delivery fails, not retried."},
     "5XX": {
-        "description": "Retried on the schedule: after 1 min, 5 min, 15 min, 1 h and 6 h "
-        "(six attempts in all); network errors and timeouts are retried too.",
+        "description": f"Retried on the schedule: after {schedule_text(DEFAULT_RETRY_SCHEDULE)} "
+        f"({len(DEFAULT_RETRY_SCHEDULE)} attempts in all); network errors and timeouts are "
+        "retried too.",
         "headers": _RETRY_AFTER,
     },
 }

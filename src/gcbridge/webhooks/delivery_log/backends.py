@@ -16,7 +16,7 @@ __all__ = ["store_for", "guarded", "DEFAULT_RETENTION"]
 logger = logging.getLogger("gcbridge.webhooks")
 
 DEFAULT_RETENTION = 7 * 24 * 3600.0
-"""Seconds a processed delivery id is remembered (longer than the 6-hour retry schedule)."""
+"""Seconds a processed delivery id is remembered (longer than the service's retry schedule)."""
 
 _T = TypeVar("_T")
 
