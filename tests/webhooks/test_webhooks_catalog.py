@@ -39,10 +39,11 @@ exec(compile(source, str(path), "exec"), module.__dict__)
 from gcbridge.cli import build_parser
 from gcbridge.demo import stack
 from gcbridge.emulator.dashboard.events_api import event_catalog
-from gcbridge.emulator.openapi_webhooks import add_webhooks
+from gcbridge.emulator.webhooks.openapi import add_webhooks
 from gcbridge.emulator.webhooks import journal, routes
 from gcbridge.emulator.webhooks.openapi import CALLS_EXTRA, SETUP_EXTRA
-from gcbridge.webhooks import EVENT_TYPES, EventType, parse_event
+from gcbridge.webhooks import EVENT_TYPES, EventType
+from gcbridge.webhooks.events import parse_event
 from gcbridge.webhooks.event_schemas import body_schema
 from gcbridge.webhooks.events import EVENT_MODELS
 

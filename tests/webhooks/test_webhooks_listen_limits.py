@@ -11,7 +11,7 @@ from webhook_test_support import NOW, SECRET, TS, delivery_headers, event_body
 from gcbridge.clock import ManualClock
 from gcbridge.serving import BackgroundServer
 from gcbridge.webhooks import DeliveryLog, WebhookEvent
-from gcbridge.webhooks.listen import create_listen_app
+from gcbridge.webhooks.listen import create_app
 from gcbridge.webhooks.receiver import WebhookReceiver
 
 MIB = 1024 * 1024
@@ -19,7 +19,7 @@ LONG_ID = "d" * 201
 
 
 def listen_server(lines, log=None):
-    app = create_listen_app(
+    app = create_app(
         SECRET, out=lines.append, clock=ManualClock(start=NOW), delivery_log=log
     )
     return BackgroundServer(lambda port: app)
@@ -94,7 +94,7 @@ def test_a_delivery_id_over_200_characters_is_refused_by_receiver_and_listen(tmp
 
 
 def test_every_backend_refuses_a_long_id_and_keeps_a_200_character_one(shared_log_url):
-    from gcbridge.webhooks import WebhookDeliveryIdError
+    from gcbridge.webhooks.errors import WebhookDeliveryIdError
 
     log = DeliveryLog.from_url(shared_log_url, clock=ManualClock(start=NOW))
     try:

@@ -17,7 +17,7 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from gcbridge.cli import main
-from gcbridge.webhooks import WebhookEvent, construct_event, parse_event
+from gcbridge.webhooks import WebhookEvent, construct_event
 from gcbridge.webhooks.catalog import CATALOG, EVENT_TYPES, example_body
 from gcbridge.webhooks.event_schemas import (
     body_schema,
@@ -28,9 +28,8 @@ from gcbridge.webhooks.event_schemas import (
 from gcbridge.webhooks.event_schemas import (
     main as schemas_main,
 )
-from gcbridge.webhooks.events import EVENT_MODELS
-from gcbridge.webhooks.signature import signed_headers
-from gcbridge.webhooks.testing import sample_event
+from gcbridge.webhooks.events import EVENT_MODELS, parse_event
+from gcbridge.webhooks.testing import sample_event, signed_headers
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMA_DIR = ROOT / "src" / "gcbridge" / "webhooks" / "schemas"
@@ -160,8 +159,8 @@ def test_schema_and_receiver_models_agree(event_type: str) -> None:
 
 def test_the_models_keep_their_public_behaviour() -> None:
     body = json.dumps(example_body("comment.deleted")).encode()
-    event = construct_event("whsec_x", body, signed_headers("whsec_x", 1700000180000, body),
-                            now=1700000180)  # fmt: skip
+    headers = signed_headers("whsec_x", body, timestamp_ms=1700000180000)
+    event = construct_event("whsec_x", body, headers, now=1700000180)
     assert type(event) is WebhookEvent
     assert event.event_type == "comment.deleted" and event.data.thread.external_id == "article-42"
     assert event.sent_at.year == 2023
@@ -269,7 +268,7 @@ def test_schema_works_without_fastapi(tmp_path: Path) -> None:
         "gcbridge.webhooks.event_schemas",
         "gcbridge.webhooks.schema_check",
         "gcbridge.vectors",
-        "gcbridge.emulator.openapi_webhooks",
+        "gcbridge.emulator.webhooks.openapi",
         "gcbridge.cli.webhooks_schema_cmd",
     ],
 )

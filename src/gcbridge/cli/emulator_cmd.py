@@ -279,8 +279,8 @@ def prepare(args: argparse.Namespace, stack: Any, *, announce: bool) -> tuple[An
     require_extra("gcbridge emulator", "emulator", EMULATOR_MODULES)
 
     from gcbridge.cli.ports import bind_port
-    from gcbridge.emulator.app import create_app
     from gcbridge.emulator.datalock import lock_data_dir
+    from gcbridge.emulator.service import create_app
     from gcbridge.emulator.settings import Settings
     from gcbridge.emulator.sites import load_sites
 

@@ -66,7 +66,7 @@ def _listen(args: argparse.Namespace) -> int:
 
     from gcbridge.cli.foreground import serve_foreground
     from gcbridge.cli.ports import bind_port
-    from gcbridge.webhooks.listen import create_listen_app
+    from gcbridge.webhooks.listen import create_app
 
     secret = _secret(args)
     respond = clock = None
@@ -91,7 +91,7 @@ def _listen(args: argparse.Namespace) -> int:
         extra: dict[str, Any] = {"respond": respond}
         if clock is not None:
             extra["clock"] = clock
-        app = create_listen_app(secret, tolerance=args.tolerance, delivery_log=log, **extra)
+        app = create_app(secret, tolerance=args.tolerance, delivery_log=log, **extra)
 
         def ready() -> None:
             print(f"gcbridge webhooks listening on http://{shown}:{port}/", flush=True)
@@ -126,15 +126,15 @@ def _now_ms() -> int:
 
 
 def _sign(args: argparse.Namespace) -> int:
-    from gcbridge.webhooks.signature import signed_headers
+    from gcbridge.webhooks.signature import SIGNATURE_HEADER, TIMESTAMP_HEADER, sign
 
     secret = _secret(args)
     body = _read_body(args.file)
     timestamp = _now_ms() if args.timestamp is None else args.timestamp
     if _seconds_hint(timestamp):
         print(f"note{_seconds_hint(timestamp)}", file=sys.stderr)
-    for name, value in signed_headers(secret, timestamp, body).items():
-        print(f"{name}: {value}")
+    print(f"{TIMESTAMP_HEADER}: {timestamp}")
+    print(f"{SIGNATURE_HEADER}: {sign(secret, timestamp, body)}")
     return 0
 
 

@@ -24,6 +24,7 @@ from gcbridge.webhooks.catalog import EVENT_TYPES
 
 __all__ = ["DemoStack", "Article", "ARTICLE", "DEFAULT_PORT"]
 
+
 @dataclass(frozen=True)
 class Article:
     """The app's content the comment thread belongs to (thread-load parameters)."""
@@ -88,7 +89,7 @@ class DemoStack:
         """Start both servers, configure the webhook, resolve the widget URL."""
         import httpx
 
-        from gcbridge.emulator.app import create_app
+        from gcbridge.emulator.service import create_app
         from gcbridge.emulator.settings import Settings
         from gcbridge.serving import BackgroundServer
 

@@ -73,7 +73,7 @@ class RunningEmulator:
 
     @property
     def state(self) -> Any:
-        """The app's :class:`~gcbridge.emulator.app.EmulatorState`."""
+        """The app's :class:`~gcbridge.emulator.service.EmulatorState`."""
         return self.app.state.emulator
 
 
@@ -90,7 +90,7 @@ def running_emulator(
     **settings_kw: Any,
 ) -> Iterator[RunningEmulator]:
     """Start the emulator on loopback (private receivers allowed by default); stop it after."""
-    from gcbridge.emulator.app import create_app
+    from gcbridge.emulator.service import create_app
     from gcbridge.serving import BackgroundServer
 
     settings_kw.setdefault("allow_private_receivers", True)

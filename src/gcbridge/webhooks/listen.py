@@ -40,7 +40,7 @@ if TYPE_CHECKING:
 DEFAULT_MAX_BODY = 1024 * 1024
 """Largest body read (as ``WebhookReceiver``): larger ones are 413 before reading."""
 
-__all__ = ["create_listen_app", "format_verified", "format_rejected", "excerpt", "printable"]
+__all__ = ["create_app", "format_verified", "format_rejected", "excerpt", "printable"]
 
 _EXCERPT = 60
 _FIELD = 80
@@ -90,7 +90,7 @@ def format_rejected(reason: str, delivery_id: str | None, retry: str | None) -> 
     )
 
 
-def create_listen_app(
+def create_app(
     secrets: str | bytes | Sequence[str | bytes],
     *,
     out: TextIO | Callable[[str], None] | None = None,

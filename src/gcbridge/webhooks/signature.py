@@ -42,7 +42,6 @@ __all__ = [
     "DEFAULT_TOLERANCE",
     "MAX_TIMESTAMP_LENGTH",
     "sign",
-    "signed_headers",
     "verify_signature",
     "header_value",
     "parse_timestamp",
@@ -99,14 +98,6 @@ def sign(secret: str | bytes, timestamp_ms: int, body: bytes) -> str:
         raise TypeError("timestamp_ms must be a non-negative int (epoch milliseconds)")
     (key,) = normalize_secrets(secret)
     return hmac.digest(key, _signing_input(timestamp_ms, bytes(body)), _DIGEST).hex()
-
-
-def signed_headers(secret: str | bytes, timestamp_ms: int, body: bytes) -> dict[str, str]:
-    """The two headers a receiver checks, for tests and ``gcbridge webhooks sign``."""
-    return {
-        TIMESTAMP_HEADER: str(timestamp_ms),
-        SIGNATURE_HEADER: sign(secret, timestamp_ms, body),
-    }
 
 
 def header_value(headers: Mapping[Any, Any], name: str) -> str | None:

@@ -51,10 +51,11 @@ from gcbridge.webhooks.signature import (
     DELIVERY_ID_HEADER,
     FIRST_SENT_AT_HEADER,
     RETRY_COUNT_HEADER,
+    SIGNATURE_HEADER,
+    TIMESTAMP_HEADER,
     USER_AGENT,
     sign,
 )
-from gcbridge.webhooks.signature import signed_headers as _signature_headers
 
 __all__ = [
     "SAMPLE_WEBSITE_ID",
@@ -180,7 +181,8 @@ def signed_headers(
     """Every header of a delivery (spec 2.6), signed now unless ``timestamp_ms`` is given."""
     ts = int(time.time() * 1000) if timestamp_ms is None else timestamp_ms
     return {
-        **_signature_headers(secret, ts, body),
+        TIMESTAMP_HEADER: str(ts),
+        SIGNATURE_HEADER: sign(secret, ts, body),
         DELIVERY_ID_HEADER: delivery_id or f"dlv_{uuid.uuid4().hex}",
         RETRY_COUNT_HEADER: str(retry_count),
         FIRST_SENT_AT_HEADER: _iso(ts / 1000),

@@ -17,7 +17,7 @@ from typing import Any
 from fastapi import APIRouter, Depends, Request
 
 from gcbridge import __version__
-from gcbridge.emulator.control.service import MAX_ADVANCE, Control
+from gcbridge.emulator.control.operations import MAX_ADVANCE, Control
 from gcbridge.emulator.control.token import token_matches
 from gcbridge.emulator.errors import ApiError
 from gcbridge.emulator.inputs import parse_json_object
