@@ -99,19 +99,18 @@ def test_every_backend_refuses_a_long_id_and_keeps_a_200_character_one(shared_lo
     log = DeliveryLog.from_url(shared_log_url, clock=ManualClock(start=NOW))
     try:
         for call in (
-            lambda: log.claim(LONG_ID, "aa" * 32, TS),
             lambda: log.acquire(LONG_ID, "aa" * 32, TS),
-            lambda: log.record(LONG_ID, "aa" * 32, TS),
             lambda: log.state(LONG_ID),
-            lambda: log.check(LONG_ID, "aa" * 32, TS),
         ):
             with pytest.raises(WebhookDeliveryIdError) as info:
                 call()
             assert info.value.reason == "delivery_id_too_long"
         longest = "e" * 200
-        assert log.claim(longest, "bb" * 32, TS) == "new"
-        log.complete(longest)
-        assert log.claim(longest, "cc" * 32, TS + 1) == "duplicate"
-        assert log.claim("e" * 199, "dd" * 32, TS + 2) == "new"  # not cut to a shared prefix
+        claim = log.acquire(longest, "bb" * 32, TS)
+        assert claim.status == "new"
+        log.complete(claim)
+        assert log.acquire(longest, "cc" * 32, TS + 1).status == "duplicate"
+        # not cut to a shared prefix
+        assert log.acquire("e" * 199, "dd" * 32, TS + 2).status == "new"
     finally:
         log.close()

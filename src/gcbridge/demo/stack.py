@@ -16,7 +16,8 @@ from types import TracebackType
 from typing import Any
 from urllib.parse import urlencode
 
-from gcbridge.demo.backend import DemoCredentials, ReceiverState, create_backend_app
+from gcbridge.demo import backend
+from gcbridge.demo.backend import DemoCredentials, ReceiverState
 from gcbridge.demo.defaults import DEFAULT_PORT
 from gcbridge.demo.errors import DemoError
 from gcbridge.demo.timeline import Timeline
@@ -110,14 +111,14 @@ class DemoStack:
         self.site = next(iter(settings.sites))
         self.timeline.record("emulator.ready", f"emulator ready on {self.emulator_url}")
 
-        backend = BackgroundServer(
-            lambda _port: create_backend_app(
+        sample = BackgroundServer(
+            lambda _port: backend.create_app(
                 self.site.sso_secret, self.timeline, self.receiver, self.credentials
             ),
             host=self.host,
         )
-        self._servers.append(backend.start())
-        self.backend_url = backend.url
+        self._servers.append(sample.start())
+        self.backend_url = sample.url
         self.timeline.record("backend.ready", f"customer backend ready on {self.backend_url}")
 
         with httpx.Client(base_url=self.emulator_url, timeout=10) as client:

@@ -211,11 +211,8 @@ class WebhookReceiver:
                 tolerance=self.tolerance,
                 now=self.clock.now(),
             )
-            log = self.delivery_log
-            if log is not None and delivery.delivery_id is not None:
-                claim = await self._claim(log, delivery, delivery.delivery_id)
-            elif log is not None:  # no id to deduplicate on; still refuse replays
-                await run_in_threadpool(log.check, None, delivery.signature, delivery.timestamp_ms)
+            if self.delivery_log is not None:
+                claim = await self._claim(self.delivery_log, delivery)
         except DeliveryLogUnavailable as exc:
             logger.error("webhook delivery not processed: %s", exc)
             raise WebhookHTTPException(
@@ -232,7 +229,10 @@ class WebhookReceiver:
         return delivery, claim
 
     @staticmethod
-    async def _claim(log: DeliveryLog, delivery: Delivery, delivery_id: str) -> Claim:
+    async def _claim(log: DeliveryLog, delivery: Delivery) -> Claim | None:
+        # Without a delivery id there is nothing to deduplicate on, but replays are
+        # still refused (the log remembers the signature; nothing to settle).
+        delivery_id = delivery.delivery_id
         claim = await run_in_threadpool(
             log.acquire, delivery_id, delivery.signature, delivery.timestamp_ms
         )
@@ -247,7 +247,7 @@ class WebhookReceiver:
                 {"error": "delivery_in_flight", "delivery_id": delivery_id},
                 {"Retry-After": str(max(1, math.ceil(log.lease)))},
             )
-        return claim
+        return claim if claim.held else None
 
     async def _read_body(self, request: Request) -> bytes:
         declared = request.headers.get("content-length", "")

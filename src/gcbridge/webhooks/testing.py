@@ -233,49 +233,9 @@ class WebhookPoster:
             setattr(self, name, value)
         return self
 
-    def post(
-        self,
-        event: str | Mapping[str, Any] | bytes = CREATED.name,
-        *,
-        duplicate: bool = False,
-        stale: bool = False,
-        wrong_secret: bool = False,
-        delivery_id: str | None = None,
-        retry_count: int = 0,
-        signed_at_ms: int | None = None,
-        event_timestamp_ms: int | None = None,
-        as_service: bool | None = None,
-        headers: Mapping[str, str] | None = None,
-        target: Any = None,
-        path: str | None = None,
-        **overrides: Any,
-    ) -> Any:
-        """Sign and send one delivery (see the class docstring); the response.
-
-        ``event``: an event type (a :func:`sample_event` with ``overrides``), a body
-        dict, or raw bytes. ``duplicate``: send the last delivery again, same id and
-        body, freshly signed, as the service's retry does. ``stale``: a signature
-        timestamp just outside the tolerance. ``wrong_secret``: signed with another
-        secret. ``signed_at_ms``: the signature's time (default now);
-        ``event_timestamp_ms``: the sample body's ``timestamp``. ``as_service``: a
-        handler's exception comes back as the service's 500 (default: the poster's).
-        """
-        return run_sync(
-            self.apost,
-            event,
-            duplicate=duplicate,
-            stale=stale,
-            wrong_secret=wrong_secret,
-            delivery_id=delivery_id,
-            retry_count=retry_count,
-            signed_at_ms=signed_at_ms,
-            event_timestamp_ms=event_timestamp_ms,
-            as_service=as_service,
-            headers=headers,
-            target=target,
-            path=path,
-            **overrides,
-        )
+    def post(self, event: str | Mapping[str, Any] | bytes = CREATED.name, **options: Any) -> Any:
+        """Sign and send one delivery; the response. The arguments are :meth:`apost`'s."""
+        return run_sync(self.apost, event, **options)
 
     def post_each(
         self, bodies: Sequence[Mapping[str, Any]], *, order: Iterable[int] | None = None
@@ -307,7 +267,17 @@ class WebhookPoster:
         path: str | None = None,
         **overrides: Any,
     ) -> Any:
-        """:meth:`post` for async tests."""
+        """Sign and send one delivery (see the class docstring); the response.
+
+        ``event``: an event type (a :func:`sample_event` with ``overrides``), a body
+        dict, or raw bytes. ``duplicate``: send the last delivery again, same id and
+        body, freshly signed, as the service's retry does. ``stale``: a signature
+        timestamp just outside the tolerance. ``wrong_secret``: signed with another
+        secret. ``signed_at_ms``: the signature's time (default now);
+        ``event_timestamp_ms``: the sample body's ``timestamp``. ``as_service``: a
+        handler's exception comes back as the service's 500 (default: the poster's).
+        :meth:`post` (and calling the poster) is the same for sync tests.
+        """
         httpx = _httpx()
         if "timestamp_ms" in overrides:
             warnings.warn(

@@ -96,10 +96,6 @@ class DeliveryStore(ABC):
         """Atomically remember a signature; ``False`` if it is already alive."""
 
     @abstractmethod
-    def signature_seen(self, signature: str, now: float | None) -> bool:
-        """Whether a signature is alive."""
-
-    @abstractmethod
     def prune(self, now: float | None) -> int:
         """Delete expired entries; how many."""
 

@@ -313,14 +313,6 @@ class PostgresStore(DeliveryStore):
         params = {"sig": signature, "ts": int(timestamp_ms), "now": now, "tolerance": tolerance}
         return bool(self._run(lambda c: c.execute(_CLAIM_SIGNATURE, params).fetchone()))
 
-    def signature_seen(self, signature: str, now: float | None) -> bool:
-        """Whether the signature is alive."""
-        sql = (
-            f"SELECT 1 FROM gcbridge_signatures WHERE signature = %(sig)s AND expires_at >= {_NOW}"
-        )
-        params = {"sig": signature, "now": now}
-        return bool(self._run(lambda c: c.execute(sql, params).fetchone()))
-
     def prune(self, now: float | None) -> int:
         """Delete expired entries, by the database clock unless a clock was injected."""
 

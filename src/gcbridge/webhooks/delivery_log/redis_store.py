@@ -115,7 +115,6 @@ return 1
 )
 
 # KEYS: signature. ARGV: now
-_SIGNATURE_SEEN = _NOW + "\nif alive(KEYS[1]) then return 1 end\nreturn 0\n"
 
 # KEYS: any. ARGV: now. Deletes the key if its expiry passed (TTLs do it in real time).
 _PRUNE = (
@@ -171,7 +170,6 @@ class RedisStore(DeliveryStore):
         self._release = register(_RELEASE)
         self._state = register(_STATE)
         self._claim_signature = register(_CLAIM_SIGNATURE)
-        self._signature_seen = register(_SIGNATURE_SEEN)
         self._prune = register(_PRUNE)
         self._client.ping()  # fail early on a wrong URL; later outages reconnect
 
@@ -227,10 +225,6 @@ class RedisStore(DeliveryStore):
         """Remember a signature unless alive."""
         args = [_now_arg(now), int(timestamp_ms), tolerance]
         return bool(self._claim_signature(keys=[SIGNATURE_KEY + signature], args=args))
-
-    def signature_seen(self, signature: str, now: float | None) -> bool:
-        """Whether the signature is alive."""
-        return bool(self._signature_seen(keys=[SIGNATURE_KEY + signature], args=[_now_arg(now)]))
 
     def prune(self, now: float | None) -> int:
         """Delete keys whose expiry passed by ``now`` (TTLs already do it in real time)."""

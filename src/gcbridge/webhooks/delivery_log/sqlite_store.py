@@ -238,16 +238,6 @@ class SqliteStore(DeliveryStore):
             cur = self._conn.execute(_REMEMBER_SIGNATURE, (signature, expiry, t))
         return cur.rowcount == 1
 
-    def signature_seen(self, signature: str, now: float | None) -> bool:
-        """Whether the signature is alive."""
-        t = time.time() if now is None else now
-        with self._locked():
-            row = self._conn.execute(
-                "SELECT 1 FROM signatures WHERE signature = ? AND expires_at >= ?",
-                (signature, t),
-            ).fetchone()
-        return row is not None
-
     def prune(self, now: float | None) -> int:
         """Delete expired ids and signatures."""
         t = time.time() if now is None else now
