@@ -12,7 +12,7 @@ __all__ = ["register", "run"]
 
 def register(parser: argparse.ArgumentParser) -> None:
     """Register the sub-command's arguments."""
-    from gcbridge.demo.defaults import DEFAULT_PORT
+    from gcbridge.demo.paths import DEFAULT_DATA_DIR, DEFAULT_PORT
 
     parser.add_argument(
         "--headless",
@@ -28,7 +28,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--screenshot", metavar="PATH", help="save the window (or page) as PNG")
     parser.add_argument(
         "--data-dir",
-        default=".gcbridge/demo",
+        default=DEFAULT_DATA_DIR,
         metavar="DIR",
         help="emulator state and the WebView profile (default ./%(default)s)",
     )

@@ -245,15 +245,16 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace, stack: Any) -> int:
-    from gcbridge.cli.emulator_banner import start_lines
     from gcbridge.cli.foreground import serve_foreground
 
     sock, settings, app = prepare(args, stack, announce=True)
     port = settings.port
 
     def ready() -> None:
-        print("\n".join(start_lines(_url(args.host, port))), flush=True)
-        print(f"gcbridge emulator ready on {_url(args.host, port)}", flush=True)
+        # Where to look (the dashboard, the API pages), then the line scripts wait for.
+        base = _url(args.host, port)
+        print(f"gcbridge emulator: dashboard {base}/dashboard/ · API {base}/docs", flush=True)
+        print(f"gcbridge emulator ready on {base}", flush=True)
 
     return serve_foreground(
         app,

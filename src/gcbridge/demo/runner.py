@@ -12,7 +12,7 @@ from typing import Any, TextIO
 
 from gcbridge.demo.errors import DemoError
 from gcbridge.demo.flow import StepResult, flow_summary, run_flow
-from gcbridge.demo.paths import absolute, shown
+from gcbridge.demo.paths import DEFAULT_DATA_DIR, absolute, shown
 from gcbridge.demo.stack import DEFAULT_PORT, DemoStack
 from gcbridge.demo.stopping import Stopper
 from gcbridge.demo.timeline import Timeline, format_event
@@ -28,7 +28,7 @@ FLOW_STEPS = 7
 class DemoOptions:
     """What ``gcbridge demo`` was asked to do."""
 
-    data_dir: Path = Path(".gcbridge/demo")
+    data_dir: Path = Path(DEFAULT_DATA_DIR)
     port: int = DEFAULT_PORT
     headless: bool = False
     exit_after_flow: bool = False

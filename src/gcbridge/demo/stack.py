@@ -18,8 +18,8 @@ from urllib.parse import urlencode
 
 from gcbridge.demo import backend
 from gcbridge.demo.backend import DemoCredentials, ReceiverState
-from gcbridge.demo.defaults import DEFAULT_PORT
 from gcbridge.demo.errors import DemoError
+from gcbridge.demo.paths import DEFAULT_PORT
 from gcbridge.demo.timeline import Timeline
 from gcbridge.webhooks.catalog import EVENT_TYPES
 

@@ -42,8 +42,7 @@ from gcbridge.emulator.db import new_id
 from gcbridge.emulator.errors import ApiError, invalid
 from gcbridge.emulator.inputs import EMAIL, USERNAME, StrictBody, unsafe_text
 from gcbridge.emulator.openapi import error_responses
-from gcbridge.emulator.sites import Site
-from gcbridge.emulator.state import EmulatorState, state_of
+from gcbridge.emulator.state import state_of
 from gcbridge.emulator.usernames import invisible_problem
 
 __all__ = ["router", "bearer_token", "require_user", "default_avatar"]
@@ -107,17 +106,6 @@ def require_user(request: Request, *, invalid_reason: str = "invalid_session") -
         raise ApiError(
             401, invalid_reason, f"session not valid ({exc.reason}); sign in again"
         ) from None
-
-
-def _site(state: EmulatorState, shortname: str) -> Site:
-    site = state.settings.sites.by_shortname_or_id(shortname)
-    if site is None:
-        raise ApiError(
-            404,
-            "unknown_site",
-            f"website_id: no site has the shortname or 24-hex id {shortname[:64]!r}",
-        )
-    return site
 
 
 def default_avatar(request: Request, user_id: str) -> str:
@@ -250,7 +238,7 @@ async def me(request: Request) -> Response:
 async def register(body: RegisterBody, request: Request) -> Response:
     """Register a user of the service's own accounts and sign them in."""
     state = state_of(request)
-    site = _site(state, body.website_id)
+    site = state.site(body.website_id)
     if not USERNAME.fullmatch(body.username):
         raise invalid(
             "username",
@@ -292,7 +280,7 @@ async def register(body: RegisterBody, request: Request) -> Response:
 async def login(body: LoginBody, request: Request) -> Response:
     """Check username and password; open a session."""
     state = state_of(request)
-    site = _site(state, body.website_id)
+    site = state.site(body.website_id)
 
     def check() -> dict[str, Any]:
         with state.db.read() as conn:

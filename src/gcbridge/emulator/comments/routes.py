@@ -101,17 +101,6 @@ def _record(
     )
 
 
-def _site_of(state: EmulatorState, shortname: str) -> Site:
-    site = state.settings.sites.by_shortname_or_id(shortname)
-    if site is None:
-        raise ApiError(
-            404,
-            "unknown_site",
-            f"website_id: no site has the shortname or 24-hex id {shortname[:64]!r}",
-        )
-    return site
-
-
 def _not_found(comment_id: str) -> ApiError:
     return ApiError(404, "comment_not_found", f"no comment {comment_id[:64]!r}")
 
@@ -129,7 +118,7 @@ async def list_comments(request: Request) -> dict[str, Any]:
     if not website_id:
         raise invalid("website_id", "required: the site's shortname or its 24-hex website_id")
     uid = check_uid(request.query_params.get("uid"))
-    site = _site_of(state, website_id)
+    site = state.site(website_id)
 
     def read() -> dict[str, Any]:
         with state.db.read() as conn:
@@ -154,7 +143,7 @@ async def post_comment(body: NewComment, request: Request) -> Response:
     """Create a comment by the signed-in user on the thread ``(website_id, uid)``."""
     state = state_of(request)
     user = await run_in_threadpool(lambda: require_user(request, invalid_reason="auth_required"))
-    site = _site_of(state, body.website_id)
+    site = state.site(body.website_id)
     if user["site"] != site.shortname:
         raise ApiError(
             403, "wrong_site", "this session belongs to another site; sign in on this one"
@@ -229,7 +218,7 @@ async def edit_comment(comment_id: str, body: CommentEdit, request: Request) -> 
                 "UPDATE comments SET content = ?, updated_at = ? WHERE id = ?",
                 (content, state.clock.now(), comment_id),
             )
-            _record(conn, state, _site_of(state, row["site"]), UPDATED.name, comment_id)
+            _record(conn, state, state.site(row["site"]), UPDATED.name, comment_id)
             return comment_json(conn, comment_id), True
 
     comment, changed = await run_in_threadpool(write)
@@ -254,7 +243,7 @@ async def delete_comment(comment_id: str, request: Request) -> Response:
             if row["status"] == "deleted":
                 return comment_json(conn, comment_id), False
             _set_status(conn, state, comment_id, "deleted")
-            _record(conn, state, _site_of(state, row["site"]), DELETED.name, comment_id)
+            _record(conn, state, state.site(row["site"]), DELETED.name, comment_id)
             return comment_json(conn, comment_id), True
 
     comment, changed = await run_in_threadpool(write)
