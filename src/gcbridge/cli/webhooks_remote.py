@@ -1,6 +1,6 @@
 """An HTTP client of a running emulator's webhook routes (``webhooks trigger|calls|replay``).
 
-Only the emulator's public routes are used (contract.md): ``GET /api/dashboard/site``
+Only the emulator's public routes are used: ``GET /api/dashboard/site``
 (the site of the account token), ``POST /api/pub/auth/register`` (a throw-away test
 user), the comment and moderation routes (which fire the events), ``GET
 /webhook/website/{id}/calls`` and ``POST /webhook/call/{id}/replay``. The SDKs do

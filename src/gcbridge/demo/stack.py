@@ -1,9 +1,10 @@
 """The demo's servers on loopback: the emulator and the sample customer backend.
 
 :class:`DemoStack` starts both, points the site's webhook at the backend's receiver
-through the real setup route (spec 4.2, ``Authorization: Bearer <account token>``),
-and asks thread-load (spec 4.1) for the widget URL, to which it appends
-``&api_public_key`` (spec 5.1 step 1). Both modes of the demo run on one stack.
+through the real setup route (``Authorization: Bearer <account token>``),
+and asks thread-load for the widget URL, to which it appends
+``&api_public_key`` (docs/explanation/service.md#loading-the-widget). Both modes of the demo
+run on one stack.
 """
 
 from __future__ import annotations
@@ -179,7 +180,7 @@ class DemoStack:
 
 
 def _json_or_fail(response: Any, what: str) -> dict[str, Any]:
-    # the service may answer 200 with a gcCode in the body (spec 5.2): check the body too
+    # the service may answer 200 with a gcCode in the body: check the body too
     try:
         body = response.json()
     except ValueError:

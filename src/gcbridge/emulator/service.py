@@ -3,13 +3,13 @@
 The top of the emulator: it imports every part, nothing imports it (but the CLI,
 the demo and tests). No module-level globals: everything a route needs hangs off
 ``app.state.emulator`` (an :class:`~gcbridge.emulator.state.EmulatorState`).
-The routers, one per part of the service's interface:
+The routers, one per part of the service's interface (docs/explanation/service.md):
 
-- ``comments.threadload``  GET /api/pub/thread-load/                   (spec 4.1)
-- ``widget``               the widget page at /widget/                  (spec 4.8, 6.2)
+- ``comments.threadload``  GET /api/pub/thread-load/
+- ``widget``               the widget page at /widget/
 - ``auth.accounts``        SSO login and the service's own accounts
 - ``comments.routes``      comments and moderation (each change fires its webhook event)
-- ``webhooks.routes``      /webhook/...                                 (spec 4.2-4.7)
+- ``webhooks.routes``      /webhook/...
 - ``dashboard``            the developer dashboard at /dashboard/
 - ``control.routes``       /_emulator/...: health, clock, reset, snapshots (admin token)
 

@@ -6,7 +6,7 @@
         httpx.get(emu.url + "/api/pub/thread-load/", params=...)
         emu.site.account_token
 
-``EXAMPLE_SITE`` is the site of contract.md, for tests and docs.
+``EXAMPLE_SITE`` is the documented example site, for tests and docs.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from gcbridge.emulator.sites import Site, Sites
 
 __all__ = ["EXAMPLE_SITE", "OTHER_SITE", "RunningEmulator", "running_emulator"]
 
-# Documented example credentials (contract.md), for tests and docs only.
+# Documented example credentials (docs/reference/wire-formats.md), for tests and docs only.
 EXAMPLE_SITE = Site(
     shortname="demo",
     website_id="5f1c0ffee0ddba11c0ffee00",

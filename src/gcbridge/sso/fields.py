@@ -29,7 +29,7 @@ __all__ = [
 ]
 
 FIELDS = ("id", "username", "email", "language", "bio", "picture")
-"""The user fields of ssoData, in wire order (contract.md)."""
+"""The user fields of ssoData, in wire order."""
 REQUIRED = frozenset({"id", "username", "email"})
 """The fields every user must have."""
 

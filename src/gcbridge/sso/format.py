@@ -1,4 +1,4 @@
-"""The ssoData wire format "gc" (contract.md), as pure functions.
+"""The ssoData wire format "gc" (docs/reference/wire-formats.md#ssodata), as pure functions.
 
 ``<message> <signature> <timestamp>``, single spaces, where ``message`` is the
 standard base64 of the UTF-8 JSON user, ``timestamp`` Unix seconds in decimal and

@@ -1,4 +1,4 @@
-"""Mint ssoData on the customer's server (spec 5.1 step 3)."""
+"""Mint ssoData on the customer's server (docs/explanation/service.md#signing-the-apps-user-in)."""
 
 from __future__ import annotations
 

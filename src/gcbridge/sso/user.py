@@ -1,4 +1,4 @@
-"""The SSO user inside ssoData: id, username, email, language?, bio?, picture? (contract.md)."""
+"""The SSO user inside ssoData: id, username, email, language?, bio?, picture?."""
 
 from __future__ import annotations
 

@@ -26,7 +26,7 @@ __all__ = ["Delivery", "construct_event", "construct_delivery"]
 
 @dataclass(frozen=True)
 class Delivery:
-    """A verified delivery: the event plus the unsigned bookkeeping headers of spec 2.6."""
+    """A verified delivery: the event plus its unsigned bookkeeping headers."""
 
     event: WebhookEvent
     delivery_id: str | None
@@ -44,7 +44,7 @@ def construct_event(
     tolerance: float = DEFAULT_TOLERANCE,
     now: float | None = None,
 ) -> WebhookEvent:
-    """Verify a delivery (spec 5.3) and parse it into a typed :class:`WebhookEvent`.
+    """Verify a delivery and parse it into a typed :class:`WebhookEvent`.
 
     Raises ``WebhookVerificationError`` if not authentic or not fresh, and
     ``WebhookPayloadError`` (reason ``malformed_payload``) if authentic but not an event.

@@ -12,7 +12,7 @@ without running Python::
     body_schema(CREATED.name)   # that body: event_type const CREATED.name
     body_schema()               # any delivery body: oneOf the event types, by event_type
 
-The schema describes what the service *sends*: every key of spec 2.4 is required
+The schema describes what the service *sends*: every key of the body is required
 (nullable ones are present with ``null``), while the receiver models stay lenient
 on input (a missing nullable key, extra keys). Unknown keys are allowed
 (``additionalProperties: true``): the service may add fields.

@@ -1,4 +1,6 @@
-"""Typed, immutable models of the webhook delivery body (spec 2.4).
+"""Typed, immutable models of the webhook delivery body.
+
+docs/reference/wire-formats.md, "Webhook deliveries".
 
 Unknown fields are kept (``model_extra``) rather than refused, so a receiver
 keeps working when the service adds fields. Dates inside ``data`` are parsed

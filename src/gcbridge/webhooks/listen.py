@@ -4,7 +4,7 @@ Like the CLIs of the big webhook providers: point the emulator's webhook at
 ``http://127.0.0.1:PORT/`` (with ``--allow-private-receivers``), post a comment,
 and watch each delivery arrive as VERIFIED or REJECTED with its reason. Every
 path accepts POST, so any webhook URL on this host:port works. Answers: 200 on
-success, 401 ``{"error": reason}`` per spec 5.3, 400 for an authentic non-event.
+success, 401 ``{"error": reason}`` when not authentic, 400 for an authentic non-event.
 
 Threat model: anyone who can reach the port sends headers and bodies. Every
 value printed from a request (header values, ids, names, content) goes through

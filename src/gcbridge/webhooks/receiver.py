@@ -14,7 +14,7 @@
 Design:
 
 - The dependency reads the **raw** body (bounded by ``max_body``), verifies it
-  (spec 5.3) and parses it. A refusal never reaches the handler: it raises
+  and parses it. A refusal never reaches the handler: it raises
   :class:`WebhookHTTPException`, answered 401 ``{"error": reason}`` (400 for an
   authentic body that is not an event) when ``exception_handlers`` are installed,
   or FastAPI's ``{"detail": {...}}`` with the same status otherwise.
@@ -45,7 +45,7 @@ Design:
   - a delivery id longer than 200 characters is answered 400
     ``delivery_id_too_long``.
 
-  Signal failure by raising, answer quickly (spec 6.1), and keep handlers
+  Signal failure by raising, answer quickly, and keep handlers
   idempotent where you can: delivery is at least once, handling is once per id
   while the id is remembered.
 - Use either ``Depends(receiver)`` (the event) or ``Depends(receiver.delivery)``

@@ -49,7 +49,7 @@ __all__ = [
 ]
 
 SIGNATURE_HEADER = "X-Webhook-Signature"
-"""Hex HMAC-SHA256 of ``"<timestamp>." + body`` (spec 2.6)."""
+"""Hex HMAC-SHA256 of ``"<timestamp>." + body``."""
 TIMESTAMP_HEADER = "X-Webhook-Timestamp"
 """Epoch milliseconds the signature was computed with."""
 DELIVERY_ID_HEADER = "X-Webhook-Delivery-Id"
@@ -59,10 +59,10 @@ RETRY_COUNT_HEADER = "X-Webhook-Retry-Count"
 FIRST_SENT_AT_HEADER = "X-Webhook-First-Sent-At"
 """ISO 8601 date of the first attempt."""
 USER_AGENT = "Service-Webhook/1.0"
-"""The User-Agent of every delivery (spec 9)."""
+"""The User-Agent of every delivery."""
 
 DEFAULT_TOLERANCE = 300
-"""Allowed distance between the signed timestamp and now, seconds, either way (spec 8)."""
+"""Allowed distance between the signed timestamp and now, seconds, either way."""
 MAX_TIMESTAMP_LENGTH = 20
 """Longest timestamp header accepted (epoch ms has 13 digits until the year 2286)."""
 

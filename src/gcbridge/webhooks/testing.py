@@ -113,7 +113,7 @@ def sample_event(
     avatar: str | None = "https://example.com/ada.png",
     **extra: Any,
 ) -> dict[str, Any]:
-    """A complete spec 2.4 delivery body; keyword arguments set its fields (checked).
+    """A complete delivery body; keyword arguments set its fields (checked).
 
     ``status`` defaults to ``deleted`` for the deleted event, else ``approved``.
     ``extra`` adds root fields (a service may add fields; receivers keep them).
@@ -178,7 +178,7 @@ def signed_headers(
     delivery_id: str | None = None,
     retry_count: int = 0,
 ) -> dict[str, str]:
-    """Every header of a delivery (spec 2.6), signed now unless ``timestamp_ms`` is given."""
+    """Every header of a delivery, signed now unless ``timestamp_ms`` is given."""
     ts = int(time.time() * 1000) if timestamp_ms is None else timestamp_ms
     return {
         TIMESTAMP_HEADER: str(ts),

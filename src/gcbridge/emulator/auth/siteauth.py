@@ -1,4 +1,6 @@
-"""Authentication of the webhook configuration routes (spec 5.2, contract.md).
+"""Authentication of the webhook configuration routes.
+
+docs/reference/wire-formats.md, "Site-key signature".
 
 Two options, either one:
 

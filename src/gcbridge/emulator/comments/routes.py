@@ -14,7 +14,7 @@ Outbox rule: the comment row and the webhook ``calls`` row are written in ONE
 transaction (``enqueue_event`` inside ``state.db.transaction()``), so a crash
 can lose neither one without the other; the dispatcher is woken only after the
 commit. New comments are published at once (status ``approved``). A refused
-comment has status ``deleted``, the same as a deleted one (spec 3).
+comment has status ``deleted``, the same as a deleted one (docs/explanation/service.md#webhooks).
 """
 
 from __future__ import annotations
@@ -85,7 +85,7 @@ class CommentEdit(StrictBody):
 def _record(
     conn: sqlite3.Connection, state: EmulatorState, site: Site, event_type: str, comment_id: str
 ) -> None:
-    # The webhook engine queues the event; the body (spec 2.4) is ours to build.
+    # The webhook engine queues the event; the body is ours to build.
     journal.enqueue_event(
         conn,
         site=site,

@@ -1,4 +1,4 @@
-"""The emulator's own control routes, under ``/_emulator/`` (contract.md, "Emulator control").
+"""The emulator's own control routes, under ``/_emulator/`` (docs/reference/emulator-control.md).
 
 - ``GET  /_emulator/health``                       no authentication, no secrets
 - ``GET  /_emulator/clock``, ``POST /_emulator/clock``  freeze / resume / advance

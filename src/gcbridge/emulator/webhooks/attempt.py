@@ -3,7 +3,7 @@
 The dispatcher decides *when* to attempt and writes the journal; this module
 does the network part of one attempt and nothing else:
 
-- :func:`build_request` makes the exact request of spec 2.6 (a fresh timestamp
+- :func:`build_request` makes the exact request of a delivery (a fresh timestamp
   and signature, the same delivery id on every retry, the retry count, the
   first-sent-at date) aimed at the checked address (:func:`.ssrf.pin_request`),
   and returns the headers as they will leave, for the journal;

@@ -160,7 +160,7 @@ DELIVERY_HEADERS: list[dict[str, Any]] = [
         "schema": {"type": "string", "const": USER_AGENT},
     },
 ]
-"""The header parameters of spec 2.6, as OpenAPI Parameter Objects."""
+"""The delivery headers (docs/reference/wire-formats.md), as OpenAPI Parameter Objects."""
 
 _RETRY_AFTER = {
     "Retry-After": {
