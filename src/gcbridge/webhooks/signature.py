@@ -42,6 +42,7 @@ __all__ = [
     "DEFAULT_TOLERANCE",
     "MAX_TIMESTAMP_LENGTH",
     "sign",
+    "delivery_headers",
     "verify_signature",
     "header_value",
     "parse_timestamp",
@@ -98,6 +99,27 @@ def sign(secret: str | bytes, timestamp_ms: int, body: bytes) -> str:
         raise TypeError("timestamp_ms must be a non-negative int (epoch milliseconds)")
     (key,) = normalize_secrets(secret)
     return hmac.digest(key, _signing_input(timestamp_ms, bytes(body)), _DIGEST).hex()
+
+
+def delivery_headers(
+    secret: str | bytes,
+    body: bytes,
+    *,
+    timestamp_ms: int,
+    delivery_id: str,
+    retry_count: int,
+    first_sent_at: str,
+) -> dict[str, str]:
+    """Every header of one delivery attempt as the service sends it, signed at ``timestamp_ms``."""
+    return {
+        "Content-Type": "application/json",
+        "User-Agent": USER_AGENT,
+        SIGNATURE_HEADER: sign(secret, timestamp_ms, body),
+        TIMESTAMP_HEADER: str(timestamp_ms),
+        DELIVERY_ID_HEADER: delivery_id,
+        RETRY_COUNT_HEADER: str(retry_count),
+        FIRST_SENT_AT_HEADER: first_sent_at,
+    }
 
 
 def header_value(headers: Mapping[Any, Any], name: str) -> str | None:

@@ -38,22 +38,18 @@ import time
 import uuid
 import warnings
 from collections.abc import Iterable, Mapping, Sequence
-from datetime import UTC, datetime
 from typing import Any
 
 from gcbridge.aio import run_sync
-from gcbridge.clock import SYSTEM_CLOCK, Clock
+from gcbridge.clock import SYSTEM_CLOCK, Clock, utc_iso
 from gcbridge.errors import GcBridgeError
 from gcbridge.webhooks.catalog import CREATED, DELETED
 from gcbridge.webhooks.events import WebhookEvent
 from gcbridge.webhooks.signature import (
     DEFAULT_TOLERANCE,
     DELIVERY_ID_HEADER,
-    FIRST_SENT_AT_HEADER,
     RETRY_COUNT_HEADER,
-    SIGNATURE_HEADER,
-    TIMESTAMP_HEADER,
-    USER_AGENT,
+    delivery_headers,
     sign,
 )
 
@@ -89,10 +85,6 @@ def _httpx() -> Any:
     return httpx
 
 
-def _iso(seconds: float) -> str:
-    return datetime.fromtimestamp(seconds, tz=UTC).isoformat(timespec="milliseconds")[:-6] + "Z"
-
-
 def sample_event(
     event_type: str = CREATED.name,
     *,
@@ -121,7 +113,7 @@ def sample_event(
     bad override raises ``WebhookPayloadError`` here, not in the test.
     """
     sent = time.time() * 1000 if timestamp_ms is None else timestamp_ms
-    created = _iso(int(sent) / 1000)
+    created = utc_iso(int(sent) / 1000)
     body = {
         "event_type": event_type,
         "timestamp": int(sent),
@@ -180,15 +172,14 @@ def signed_headers(
 ) -> dict[str, str]:
     """Every header of a delivery, signed now unless ``timestamp_ms`` is given."""
     ts = int(time.time() * 1000) if timestamp_ms is None else timestamp_ms
-    return {
-        TIMESTAMP_HEADER: str(ts),
-        SIGNATURE_HEADER: sign(secret, ts, body),
-        DELIVERY_ID_HEADER: delivery_id or f"dlv_{uuid.uuid4().hex}",
-        RETRY_COUNT_HEADER: str(retry_count),
-        FIRST_SENT_AT_HEADER: _iso(ts / 1000),
-        "User-Agent": USER_AGENT,
-        "Content-Type": "application/json",
-    }
+    return delivery_headers(
+        secret,
+        body,
+        timestamp_ms=ts,
+        delivery_id=delivery_id or f"dlv_{uuid.uuid4().hex}",
+        retry_count=retry_count,
+        first_sent_at=utc_iso(ts / 1000),
+    )
 
 
 class WebhookPoster:

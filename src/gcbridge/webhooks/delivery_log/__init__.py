@@ -163,27 +163,21 @@ class DeliveryLog:
                 raise _replayed()
             return Claim("new", "", sig, timestamp_ms)
         _check_id(delivery_id)
-        token = secrets.token_hex(8)
+        wanted = Claim("new", delivery_id, sig, timestamp_ms, secrets.token_hex(8))
         try:
             outcome = self._call(
                 lambda now: self._store.claim(
-                    delivery_id,
-                    token,
-                    sig,
-                    timestamp_ms,
-                    now,
-                    lease=self.lease,
-                    tolerance=self.tolerance,
+                    wanted, now, lease=self.lease, tolerance=self.tolerance
                 )
             )
         except DeliveryLogUnavailable:
             # The claim may still land (a server that resumes runs what it had read):
             # release it when the log is back, so it does not hold the id for a lease.
-            self._pending.add("release", Claim("new", delivery_id, sig, timestamp_ms, token))
+            self._pending.add("release", wanted)
             raise
         if outcome == "replayed":
             raise _replayed()
-        return Claim(outcome, delivery_id, sig, timestamp_ms, token if outcome == "new" else None)
+        return wanted if outcome == "new" else Claim(outcome, delivery_id, sig, timestamp_ms)
 
     def complete(self, claim: Claim) -> bool:
         """Mark a claimed delivery processed (its copies become ``duplicate``).
@@ -227,16 +221,8 @@ class DeliveryLog:
 
     def _write(self, what: Settlement, claim: Claim, now: float | None) -> bool:
         if what == "release":
-            return self._store.release(claim.delivery_id, claim.token)
-        return self._store.complete(
-            claim.delivery_id,
-            claim.signature,
-            claim.timestamp_ms,
-            now,
-            retention=self.retention,
-            tolerance=self.tolerance,
-            token=claim.token,
-        )
+            return self._store.release(claim)
+        return self._store.complete(claim, now, retention=self.retention, tolerance=self.tolerance)
 
     def _flush_pending(self) -> None:
         """Write the settlements an outage held back (before anything else reaches the log)."""

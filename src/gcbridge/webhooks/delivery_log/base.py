@@ -20,6 +20,8 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from typing import Literal
 
+from gcbridge.webhooks.delivery_log.claims import Claim
+
 __all__ = ["DeliveryStore", "ClaimOutcome", "EntryState", "signature_expiry"]
 
 ClaimOutcome = Literal["new", "duplicate", "in_flight", "replayed"]
@@ -51,39 +53,23 @@ class DeliveryStore(ABC):
 
     @abstractmethod
     def claim(
-        self,
-        delivery_id: str,
-        token: str,
-        signature: str,
-        timestamp_ms: int,
-        now: float | None,
-        *,
-        lease: float,
-        tolerance: float,
+        self, claim: Claim, now: float | None, *, lease: float, tolerance: float
     ) -> ClaimOutcome:
-        """Atomically claim a delivery id (new or with an expired entry) and its signature."""
+        """Atomically take ``claim`` (its id new, or with an expired entry) and its signature."""
 
     @abstractmethod
     def complete(
-        self,
-        delivery_id: str,
-        signature: str,
-        timestamp_ms: int,
-        now: float | None,
-        *,
-        retention: float,
-        tolerance: float,
-        token: str | None = None,
+        self, claim: Claim, now: float | None, *, retention: float, tolerance: float
     ) -> bool:
         """Mark the id processed for ``retention`` and remember its signature; ``True`` if so.
 
-        With ``token``, only if that token's claim still holds the id (live or
-        expired) or the id is unknown: a stale completion touches nothing.
+        Only if the claim's token still holds the id (live or expired) or the id is
+        unknown: a stale completion touches nothing.
         """
 
     @abstractmethod
-    def release(self, delivery_id: str, token: str | None) -> bool:
-        """Drop a claim (only ``token``'s, if given); processed ids stay. ``True`` if dropped."""
+    def release(self, claim: Claim) -> bool:
+        """Drop the claim (its token's only); processed ids stay. ``True`` if dropped."""
 
     @abstractmethod
     def state(self, delivery_id: str, now: float | None) -> EntryState | None:

@@ -33,6 +33,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from gcbridge.webhooks.delivery_log.base import ClaimOutcome, DeliveryStore, EntryState
+from gcbridge.webhooks.delivery_log.claims import Claim
 from gcbridge.webhooks.delivery_log.deadline import Breaker, TimedOut, Watchdog
 from gcbridge.webhooks.delivery_log.postgres_schema import ensure_schema
 from gcbridge.webhooks.errors import DeliveryLogConfigError
@@ -228,17 +229,15 @@ class PostgresStore(DeliveryStore):
             self._give_back(conn)
 
     def claim(
-        self,
-        delivery_id: str,
-        token: str,
-        signature: str,
-        timestamp_ms: int,
-        now: float | None,
-        *,
-        lease: float,
-        tolerance: float,
+        self, claim: Claim, now: float | None, *, lease: float, tolerance: float
     ) -> ClaimOutcome:
         """Claim the id (new, or expired) and then its signature, in one transaction."""
+        delivery_id, signature, timestamp_ms, token = (
+            claim.delivery_id,
+            claim.signature,
+            claim.timestamp_ms,
+            claim.token,
+        )
         params = {
             "id": delivery_id,
             "token": token,
@@ -266,17 +265,15 @@ class PostgresStore(DeliveryStore):
         return outcome
 
     def complete(
-        self,
-        delivery_id: str,
-        signature: str,
-        timestamp_ms: int,
-        now: float | None,
-        *,
-        retention: float,
-        tolerance: float,
-        token: str | None = None,
+        self, claim: Claim, now: float | None, *, retention: float, tolerance: float
     ) -> bool:
         """Mark processed for the retention; remember the signature (``token``: if still its)."""
+        delivery_id, signature, timestamp_ms, token = (
+            claim.delivery_id,
+            claim.signature,
+            claim.timestamp_ms,
+            claim.token,
+        )
         params = {
             "id": delivery_id,
             "sig": signature,
@@ -290,8 +287,9 @@ class PostgresStore(DeliveryStore):
         row = self._run(lambda conn: conn.execute(_COMPLETE, params).fetchone())
         return bool(row and row[0])
 
-    def release(self, delivery_id: str, token: str | None) -> bool:
+    def release(self, claim: Claim) -> bool:
         """Drop a claim (``token``'s only, if given)."""
+        delivery_id, token = claim.delivery_id, claim.token
         sql = (
             "DELETE FROM gcbridge_delivery_ids WHERE delivery_id = %(id)s "
             "AND state = 'claimed' AND (%(token)s::text IS NULL OR token = %(token)s) RETURNING 1"

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from gcbridge.webhooks.delivery_log.base import ClaimOutcome, DeliveryStore, EntryState
+from gcbridge.webhooks.delivery_log.claims import Claim
 from gcbridge.webhooks.errors import DeliveryLogConfigError
 
 __all__ = ["RedisStore", "load_redis", "DELIVERY_KEY", "SIGNATURE_KEY", "DEFAULT_TIMEOUT"]
@@ -174,17 +175,15 @@ class RedisStore(DeliveryStore):
         self._client.ping()  # fail early on a wrong URL; later outages reconnect
 
     def claim(
-        self,
-        delivery_id: str,
-        token: str,
-        signature: str,
-        timestamp_ms: int,
-        now: float | None,
-        *,
-        lease: float,
-        tolerance: float,
+        self, claim: Claim, now: float | None, *, lease: float, tolerance: float
     ) -> ClaimOutcome:
         """Claim the id (new, or expired) and its signature in one script."""
+        delivery_id, signature, timestamp_ms, token = (
+            claim.delivery_id,
+            claim.signature,
+            claim.timestamp_ms,
+            claim.token,
+        )
         keys = [DELIVERY_KEY + delivery_id, SIGNATURE_KEY + signature]
         args = [_now_arg(now), token, signature, int(timestamp_ms), lease, tolerance]
         outcome = self._claim(keys=keys, args=args)
@@ -193,23 +192,22 @@ class RedisStore(DeliveryStore):
         return text  # type: ignore[return-value]
 
     def complete(
-        self,
-        delivery_id: str,
-        signature: str,
-        timestamp_ms: int,
-        now: float | None,
-        *,
-        retention: float,
-        tolerance: float,
-        token: str | None = None,
+        self, claim: Claim, now: float | None, *, retention: float, tolerance: float
     ) -> bool:
         """Mark processed for the retention; remember the signature (``token``: if still its)."""
+        delivery_id, signature, timestamp_ms, token = (
+            claim.delivery_id,
+            claim.signature,
+            claim.timestamp_ms,
+            claim.token,
+        )
         keys = [DELIVERY_KEY + delivery_id, SIGNATURE_KEY + signature]
         args = [_now_arg(now), signature, int(timestamp_ms), retention, tolerance, token or ""]
         return bool(self._complete(keys=keys, args=args))
 
-    def release(self, delivery_id: str, token: str | None) -> bool:
+    def release(self, claim: Claim) -> bool:
         """Drop a claim (``token``'s only, if given)."""
+        delivery_id, token = claim.delivery_id, claim.token
         return bool(self._release(keys=[DELIVERY_KEY + delivery_id], args=[token or ""]))
 
     def state(self, delivery_id: str, now: float | None) -> EntryState | None:

@@ -21,6 +21,7 @@ from gcbridge.webhooks.delivery_log.base import (
     EntryState,
     signature_expiry,
 )
+from gcbridge.webhooks.delivery_log.claims import Claim
 
 __all__ = ["SqliteStore", "private_file", "DEFAULT_BUSY_TIMEOUT"]
 
@@ -147,17 +148,15 @@ class SqliteStore(DeliveryStore):
         self._conn.execute("COMMIT")
 
     def claim(
-        self,
-        delivery_id: str,
-        token: str,
-        signature: str,
-        timestamp_ms: int,
-        now: float | None,
-        *,
-        lease: float,
-        tolerance: float,
+        self, claim: Claim, now: float | None, *, lease: float, tolerance: float
     ) -> ClaimOutcome:
         """Atomically claim a delivery id and its signature (one write transaction)."""
+        delivery_id, signature, timestamp_ms, token = (
+            claim.delivery_id,
+            claim.signature,
+            claim.timestamp_ms,
+            claim.token,
+        )
         t = time.time() if now is None else now
         with self._locked(), self._tx():
             row = self._conn.execute(
@@ -178,17 +177,15 @@ class SqliteStore(DeliveryStore):
         return "new"
 
     def complete(
-        self,
-        delivery_id: str,
-        signature: str,
-        timestamp_ms: int,
-        now: float | None,
-        *,
-        retention: float,
-        tolerance: float,
-        token: str | None = None,
+        self, claim: Claim, now: float | None, *, retention: float, tolerance: float
     ) -> bool:
         """Mark processed for the retention; remember the signature (``token``: if still its)."""
+        delivery_id, signature, timestamp_ms, token = (
+            claim.delivery_id,
+            claim.signature,
+            claim.timestamp_ms,
+            claim.token,
+        )
         t = time.time() if now is None else now
         with self._locked(), self._tx():
             if token is not None:
@@ -206,8 +203,9 @@ class SqliteStore(DeliveryStore):
             )
         return True
 
-    def release(self, delivery_id: str, token: str | None) -> bool:
+    def release(self, claim: Claim) -> bool:
         """Drop a claim (``token``'s only, if given)."""
+        delivery_id, token = claim.delivery_id, claim.token
         with self._locked():
             cur = self._conn.execute(
                 "DELETE FROM delivery_ids WHERE delivery_id = ? AND state = 'claimed' "
