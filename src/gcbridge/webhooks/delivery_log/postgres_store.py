@@ -232,17 +232,11 @@ class PostgresStore(DeliveryStore):
         self, claim: Claim, now: float | None, *, lease: float, tolerance: float
     ) -> ClaimOutcome:
         """Claim the id (new, or expired) and then its signature, in one transaction."""
-        delivery_id, signature, timestamp_ms, token = (
-            claim.delivery_id,
-            claim.signature,
-            claim.timestamp_ms,
-            claim.token,
-        )
         params = {
-            "id": delivery_id,
-            "token": token,
-            "sig": signature,
-            "ts": int(timestamp_ms),
+            "id": claim.delivery_id,
+            "token": claim.token,
+            "sig": claim.signature,
+            "ts": claim.timestamp_ms,
             "now": now,
             "lease": lease,
             "tolerance": tolerance,
@@ -268,20 +262,14 @@ class PostgresStore(DeliveryStore):
         self, claim: Claim, now: float | None, *, retention: float, tolerance: float
     ) -> bool:
         """Mark processed for the retention; remember the signature (``token``: if still its)."""
-        delivery_id, signature, timestamp_ms, token = (
-            claim.delivery_id,
-            claim.signature,
-            claim.timestamp_ms,
-            claim.token,
-        )
         params = {
-            "id": delivery_id,
-            "sig": signature,
-            "ts": int(timestamp_ms),
+            "id": claim.delivery_id,
+            "sig": claim.signature,
+            "ts": claim.timestamp_ms,
             "now": now,
             "retention": retention,
             "tolerance": tolerance,
-            "token": token,
+            "token": claim.token,
         }
 
         row = self._run(lambda conn: conn.execute(_COMPLETE, params).fetchone())
@@ -289,12 +277,11 @@ class PostgresStore(DeliveryStore):
 
     def release(self, claim: Claim) -> bool:
         """Drop a claim (``token``'s only, if given)."""
-        delivery_id, token = claim.delivery_id, claim.token
         sql = (
             "DELETE FROM gcbridge_delivery_ids WHERE delivery_id = %(id)s "
             "AND state = 'claimed' AND (%(token)s::text IS NULL OR token = %(token)s) RETURNING 1"
         )
-        params = {"id": delivery_id, "token": token}
+        params = {"id": claim.delivery_id, "token": claim.token}
         return bool(self._run(lambda conn: conn.execute(sql, params).fetchone() is not None))
 
     def state(self, delivery_id: str, now: float | None) -> EntryState | None:

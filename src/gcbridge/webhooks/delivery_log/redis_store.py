@@ -178,14 +178,8 @@ class RedisStore(DeliveryStore):
         self, claim: Claim, now: float | None, *, lease: float, tolerance: float
     ) -> ClaimOutcome:
         """Claim the id (new, or expired) and its signature in one script."""
-        delivery_id, signature, timestamp_ms, token = (
-            claim.delivery_id,
-            claim.signature,
-            claim.timestamp_ms,
-            claim.token,
-        )
-        keys = [DELIVERY_KEY + delivery_id, SIGNATURE_KEY + signature]
-        args = [_now_arg(now), token, signature, int(timestamp_ms), lease, tolerance]
+        keys = [DELIVERY_KEY + claim.delivery_id, SIGNATURE_KEY + claim.signature]
+        args = [_now_arg(now), claim.token, claim.signature, claim.timestamp_ms, lease, tolerance]
         outcome = self._claim(keys=keys, args=args)
         text = outcome.decode() if isinstance(outcome, bytes) else str(outcome)
         assert text in ("new", "duplicate", "in_flight", "replayed"), text
@@ -195,20 +189,16 @@ class RedisStore(DeliveryStore):
         self, claim: Claim, now: float | None, *, retention: float, tolerance: float
     ) -> bool:
         """Mark processed for the retention; remember the signature (``token``: if still its)."""
-        delivery_id, signature, timestamp_ms, token = (
-            claim.delivery_id,
-            claim.signature,
-            claim.timestamp_ms,
-            claim.token,
-        )
-        keys = [DELIVERY_KEY + delivery_id, SIGNATURE_KEY + signature]
-        args = [_now_arg(now), signature, int(timestamp_ms), retention, tolerance, token or ""]
+        keys = [DELIVERY_KEY + claim.delivery_id, SIGNATURE_KEY + claim.signature]
+        args = [_now_arg(now), claim.signature, claim.timestamp_ms, retention, tolerance]
+        args.append(claim.token or "")
         return bool(self._complete(keys=keys, args=args))
 
     def release(self, claim: Claim) -> bool:
         """Drop a claim (``token``'s only, if given)."""
-        delivery_id, token = claim.delivery_id, claim.token
-        return bool(self._release(keys=[DELIVERY_KEY + delivery_id], args=[token or ""]))
+        return bool(
+            self._release(keys=[DELIVERY_KEY + claim.delivery_id], args=[claim.token or ""])
+        )
 
     def state(self, delivery_id: str, now: float | None) -> EntryState | None:
         """``processed``, ``in_flight`` or ``None``."""
