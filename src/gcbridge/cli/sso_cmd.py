@@ -19,26 +19,14 @@ import json
 import os
 import sys
 
-from gcbridge.errors import GcBridgeError
+from gcbridge.cli.webhooks_cmd import CliError, secret_from_env
 from gcbridge.sso.policy import DEFAULT_LEEWAY, DEFAULT_MAX_AGE
 
 __all__ = ["register"]
 
 
-class CliError(GcBridgeError):
-    """A usage error of the sso sub-commands."""
-
-    reason = "usage"
-
-
 def _secret(var: str) -> str:
-    value = os.environ.get(var, "")
-    if not value:
-        raise CliError(
-            f"environment variable {var} is not set (it must hold the SSO secret)",
-            reason="secret_env_unset",
-        )
-    return value
+    return secret_from_env(var, "SSO")
 
 
 def _issue(args: argparse.Namespace) -> int:

@@ -23,17 +23,17 @@ __all__ = ["register", "secret_from_env"]
 
 
 class CliError(GcBridgeError):
-    """A usage error of the webhooks sub-commands."""
+    """A usage error of the webhooks and sso sub-commands."""
 
     reason = "usage"
 
 
-def secret_from_env(var: str) -> str:
-    """The secret in environment variable ``var``; a clear error naming it if unset."""
+def secret_from_env(var: str, what: str = "webhook") -> str:
+    """The ``what`` secret in environment variable ``var``; a clear error naming it if unset."""
     value = os.environ.get(var, "")
     if not value:
         raise CliError(
-            f"environment variable {var} is not set (it must hold the webhook secret)",
+            f"environment variable {var} is not set (it must hold the {what} secret)",
             reason="secret_env_unset",
         )
     return value

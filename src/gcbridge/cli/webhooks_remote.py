@@ -135,11 +135,8 @@ class EmulatorClient:
             else:
                 message = f"{method} {path}: {exc}"
             raise RemoteError(message, reason=exc.reason) from None
-        try:
-            data = json.loads(response.body)
-        except ValueError:
-            data = None
-        if not isinstance(data, dict):
+        data = response.json_object()
+        if data is None:
             raise RemoteError(
                 f"{method} {path}: HTTP {response.status}, not a JSON object "
                 "(is this URL a gcbridge emulator?)",

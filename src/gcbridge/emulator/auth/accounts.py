@@ -60,19 +60,6 @@ class SsoLoginBody(StrictBody):
     ssoData: str = Field(max_length=16_384)  # noqa: N815 (the wire name)
 
 
-class RegisterBody(StrictBody):
-    """Body of ``POST /api/pub/auth/register``."""
-
-    model_config = ConfigDict(extra="ignore")
-    website_id: str = Field(
-        max_length=64,
-        description="the site's shortname or its 24-hex website_id (webhook routes: 24-hex)",
-    )
-    username: str = Field(max_length=64)
-    email: str = Field(max_length=254)
-    password: str = Field(max_length=1024)
-
-
 class LoginBody(StrictBody):
     """Body of ``POST /api/pub/auth/login``."""
 
@@ -83,6 +70,12 @@ class LoginBody(StrictBody):
     )
     username: str = Field(max_length=64)
     password: str = Field(max_length=1024)
+
+
+class RegisterBody(LoginBody):
+    """Body of ``POST /api/pub/auth/register``: the login's fields and an e-mail address."""
+
+    email: str = Field(max_length=254)
 
 
 def bearer_token(request: Request) -> str | None:

@@ -27,17 +27,9 @@ from gcbridge.emulator.openapi import json_request_body, query_parameters
 from gcbridge.emulator.settings import DEFAULT_RETRY_SCHEDULE
 from gcbridge.emulator.webhooks.journal import CALL_STATUSES
 from gcbridge.emulator.webhooks.schedule import duration_text, schedule_text
+from gcbridge.webhooks import signature as wire
 from gcbridge.webhooks.catalog import EVENT_TYPES, example_body, kind
 from gcbridge.webhooks.event_schemas import body_schema
-from gcbridge.webhooks.signature import (
-    DEFAULT_TOLERANCE,
-    DELIVERY_ID_HEADER,
-    FIRST_SENT_AT_HEADER,
-    RETRY_COUNT_HEADER,
-    SIGNATURE_HEADER,
-    TIMESTAMP_HEADER,
-    USER_AGENT,
-)
 
 __all__ = [
     "CALLS_EXTRA",
@@ -97,8 +89,8 @@ VERIFY_EXTRA: dict[str, Any] = {
             "description": description,
         }
         for name, description in (
-            (SIGNATURE_HEADER, "The delivery's signature header."),
-            (TIMESTAMP_HEADER, "The delivery's timestamp header."),
+            (wire.SIGNATURE_HEADER, "The delivery's signature header."),
+            (wire.TIMESTAMP_HEADER, "The delivery's timestamp header."),
         )
     ],
 }
@@ -110,7 +102,7 @@ ANY_BODY = "WebhookEvent"
 
 DELIVERY_HEADERS: list[dict[str, Any]] = [
     {
-        "name": SIGNATURE_HEADER,
+        "name": wire.SIGNATURE_HEADER,
         "in": "header",
         "required": True,
         "description": "Lowercase hex HMAC-SHA256, keyed with the webhook secret, of "
@@ -119,16 +111,16 @@ DELIVERY_HEADERS: list[dict[str, Any]] = [
         "schema": {"type": "string", "pattern": "^[0-9a-f]{64}$"},
     },
     {
-        "name": TIMESTAMP_HEADER,
+        "name": wire.TIMESTAMP_HEADER,
         "in": "header",
         "required": True,
         "description": "Epoch milliseconds the signature was computed with; refuse it "
-        f"outside plus or minus {duration_text(DEFAULT_TOLERANCE)} of your clock.",
+        f"outside plus or minus {duration_text(wire.DEFAULT_TOLERANCE)} of your clock.",
         "schema": {"type": "integer", "format": "int64", "minimum": 0},
         "example": 1700000000000,
     },
     {
-        "name": DELIVERY_ID_HEADER,
+        "name": wire.DELIVERY_ID_HEADER,
         "in": "header",
         "required": True,
         "description": "Unique id of this delivery, the same on every retry of it: "
@@ -137,7 +129,7 @@ DELIVERY_HEADERS: list[dict[str, Any]] = [
         "example": "dlv_4f9c2a7e1b3d4c5e8f60718293a4b5c6",
     },
     {
-        "name": RETRY_COUNT_HEADER,
+        "name": wire.RETRY_COUNT_HEADER,
         "in": "header",
         "required": True,
         "description": "Number of attempts already made (0 on the first attempt).",
@@ -145,7 +137,7 @@ DELIVERY_HEADERS: list[dict[str, Any]] = [
         "example": 0,
     },
     {
-        "name": FIRST_SENT_AT_HEADER,
+        "name": wire.FIRST_SENT_AT_HEADER,
         "in": "header",
         "required": True,
         "description": "ISO 8601 date-time of the first attempt of this delivery.",
@@ -156,8 +148,8 @@ DELIVERY_HEADERS: list[dict[str, Any]] = [
         "name": "User-Agent",
         "in": "header",
         "required": True,
-        "description": "Always " + USER_AGENT + ".",
-        "schema": {"type": "string", "const": USER_AGENT},
+        "description": "Always " + wire.USER_AGENT + ".",
+        "schema": {"type": "string", "const": wire.USER_AGENT},
     },
 ]
 """The delivery headers (docs/reference/wire-formats.md), as OpenAPI Parameter Objects."""

@@ -111,6 +111,12 @@ def load_psycopg() -> Any:
     return psycopg
 
 
+def _claim_params(claim: Claim, now: float | None, **more: float) -> dict[str, Any]:
+    """A claim's fields as the statements' named parameters (and ``now``, ``more``)."""
+    fields = {"id": claim.delivery_id, "token": claim.token, "sig": claim.signature}
+    return {**fields, "ts": claim.timestamp_ms, "now": now, **more}
+
+
 class PostgresStore(DeliveryStore):
     """Delivery ids and signatures in PostgreSQL: a small connection pool, every call bounded."""
 
@@ -232,15 +238,7 @@ class PostgresStore(DeliveryStore):
         self, claim: Claim, now: float | None, *, lease: float, tolerance: float
     ) -> ClaimOutcome:
         """Claim the id (new, or expired) and then its signature, in one transaction."""
-        params = {
-            "id": claim.delivery_id,
-            "token": claim.token,
-            "sig": claim.signature,
-            "ts": claim.timestamp_ms,
-            "now": now,
-            "lease": lease,
-            "tolerance": tolerance,
-        }
+        params = _claim_params(claim, now, lease=lease, tolerance=tolerance)
 
         def run(conn: psycopg.Connection[Any]) -> ClaimOutcome:
             fresh_signature, claimed = conn.execute(_CLAIM, params).fetchone() or (False, False)
@@ -262,16 +260,7 @@ class PostgresStore(DeliveryStore):
         self, claim: Claim, now: float | None, *, retention: float, tolerance: float
     ) -> bool:
         """Mark processed for the retention; remember the signature (``token``: if still its)."""
-        params = {
-            "id": claim.delivery_id,
-            "sig": claim.signature,
-            "ts": claim.timestamp_ms,
-            "now": now,
-            "retention": retention,
-            "tolerance": tolerance,
-            "token": claim.token,
-        }
-
+        params = _claim_params(claim, now, retention=retention, tolerance=tolerance)
         row = self._run(lambda conn: conn.execute(_COMPLETE, params).fetchone())
         return bool(row and row[0])
 
@@ -281,7 +270,7 @@ class PostgresStore(DeliveryStore):
             "DELETE FROM gcbridge_delivery_ids WHERE delivery_id = %(id)s "
             "AND state = 'claimed' AND (%(token)s::text IS NULL OR token = %(token)s) RETURNING 1"
         )
-        params = {"id": claim.delivery_id, "token": claim.token}
+        params = _claim_params(claim, None)
         return bool(self._run(lambda conn: conn.execute(sql, params).fetchone() is not None))
 
     def state(self, delivery_id: str, now: float | None) -> EntryState | None:
