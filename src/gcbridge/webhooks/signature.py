@@ -28,7 +28,7 @@ import functools
 import hmac
 import time
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, TypedDict
 
 from gcbridge.webhooks.errors import WebhookVerificationError
 
@@ -41,6 +41,8 @@ __all__ = [
     "USER_AGENT",
     "DEFAULT_TOLERANCE",
     "MAX_TIMESTAMP_LENGTH",
+    "Secrets",
+    "Window",
     "sign",
     "delivery_headers",
     "verify_signature",
@@ -66,6 +68,17 @@ DEFAULT_TOLERANCE = 300
 """Allowed distance between the signed timestamp and now, seconds, either way."""
 MAX_TIMESTAMP_LENGTH = 20
 """Longest timestamp header accepted (epoch ms has 13 digits until the year 2286)."""
+
+Secrets = str | bytes | Sequence[str | bytes]
+"""One webhook secret, or several during a rotation (any may match)."""
+
+
+class Window(TypedDict, total=False):
+    """The time window's keywords of :func:`verify_signature` and the ``construct_*`` calls."""
+
+    tolerance: float
+    now: float | None
+
 
 _DIGEST = "sha256"
 _RAW = (bytes, bytearray, memoryview)  # the raw body's types
@@ -185,7 +198,7 @@ def _body_not_bytes(body: object) -> WebhookVerificationError:
 
 
 def verify_signature(
-    secrets: str | bytes | Sequence[str | bytes],
+    secrets: Secrets,
     body: bytes,
     headers: Mapping[Any, Any],
     *,

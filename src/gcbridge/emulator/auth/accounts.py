@@ -27,17 +27,9 @@ from fastapi.responses import JSONResponse
 from pydantic import ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 
+from gcbridge.emulator.auth import users
 from gcbridge.emulator.auth.passwords import check_password, dummy_hash, hash_password
 from gcbridge.emulator.auth.sessions import SessionError, session_store
-from gcbridge.emulator.auth.users import (
-    find_user_by_external_id,
-    find_user_by_username,
-    find_username_holder,
-    get_user,
-    insert_user,
-    set_username,
-    user_json,
-)
 from gcbridge.emulator.db import new_id
 from gcbridge.emulator.errors import ApiError, invalid
 from gcbridge.emulator.inputs import EMAIL, USERNAME, StrictBody, unsafe_text
@@ -112,9 +104,9 @@ def default_avatar(request: Request, user_id: str) -> str:
 
 def _signed_in(request: Request, conn: sqlite3.Connection, user_id: str) -> dict[str, Any]:
     token = session_store(request.app.state, state_of(request)).issue(conn, user_id)
-    user = get_user(conn, user_id)
+    user = users.get_user(conn, user_id)
     assert user is not None  # just written in this transaction
-    return {"token": token, "user": user_json(user)}
+    return {"token": token, "user": users.user_json(user)}
 
 
 @router.post(
@@ -157,8 +149,8 @@ async def sso_login(body: SsoLoginBody, request: Request) -> Response:
     def write() -> dict[str, Any] | None:
         now = state.clock.now()
         with state.db.transaction() as conn:
-            existing = find_user_by_external_id(conn, site.shortname, str(sso.id))
-            holder = find_username_holder(
+            existing = users.find_user_by_external_id(conn, site.shortname, str(sso.id))
+            holder = users.find_username_holder(
                 conn,
                 site.shortname,
                 sso.username,
@@ -168,7 +160,7 @@ async def sso_login(body: SsoLoginBody, request: Request) -> Response:
                 return None
             if existing is None:
                 user_id = new_id()
-                insert_user(
+                users.insert_user(
                     conn,
                     user_id=user_id,
                     site=site.shortname,
@@ -182,7 +174,7 @@ async def sso_login(body: SsoLoginBody, request: Request) -> Response:
                 )
             else:
                 user_id = existing["id"]
-                set_username(conn, user_id, sso.username)
+                users.set_username(conn, user_id, sso.username)
                 conn.execute(
                     """UPDATE users SET email = ?, avatar = ?, language = ?, bio = ?,
                        updated_at = ? WHERE id = ?""",
@@ -219,7 +211,7 @@ async def sso_login(body: SsoLoginBody, request: Request) -> Response:
 async def me(request: Request) -> Response:
     """``{"user": ...}`` for a live session token."""
     user = await run_in_threadpool(require_user, request)
-    return JSONResponse({"user": user_json(user)}, headers=_NO_STORE)
+    return JSONResponse({"user": users.user_json(user)}, headers=_NO_STORE)
 
 
 @router.post(
@@ -245,12 +237,12 @@ async def register(body: RegisterBody, request: Request) -> Response:
     def write() -> dict[str, Any]:
         password_hash = hash_password(body.password)
         with state.db.transaction() as conn:
-            if find_username_holder(conn, site.shortname, body.username) is not None:
+            if users.find_username_holder(conn, site.shortname, body.username) is not None:
                 raise ApiError(
                     409, "username_taken", f"username {body.username!r} is already taken"
                 )
             user_id = new_id()
-            insert_user(
+            users.insert_user(
                 conn,
                 user_id=user_id,
                 site=site.shortname,
@@ -277,7 +269,7 @@ async def login(body: LoginBody, request: Request) -> Response:
 
     def check() -> dict[str, Any]:
         with state.db.read() as conn:
-            user = find_user_by_username(conn, site.shortname, body.username)
+            user = users.find_user_by_username(conn, site.shortname, body.username)
         stored = user["password_hash"] if user is not None else None
         # SSO users have no password: they sign in through their app only.
         ok = check_password(body.password, stored or dummy_hash()) and stored is not None
@@ -314,7 +306,7 @@ async def avatar(name: str, request: Request) -> Response:
     user_id = name.removesuffix(".svg")
     state = state_of(request)
     with state.db.read() as conn:
-        user = get_user(conn, user_id)
+        user = users.get_user(conn, user_id)
     letter = html.escape(user["username"][:1].upper()) if user is not None else "?"
     colour = _COLOURS[
         hashlib.sha256(user_id.encode("utf-8", "replace")).digest()[0] % len(_COLOURS)
