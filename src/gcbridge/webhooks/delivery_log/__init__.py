@@ -39,7 +39,7 @@ import secrets
 import sqlite3
 import time
 from collections.abc import Callable
-from typing import TypeVar
+from typing import TypedDict, TypeVar, Unpack
 
 from gcbridge.clock import Clock
 from gcbridge.webhooks.delivery_log.base import ClaimOutcome, DeliveryStore, EntryState
@@ -61,6 +61,7 @@ from gcbridge.webhooks.signature import DEFAULT_TOLERANCE
 
 __all__ = [
     "DeliveryLog",
+    "LogSettings",
     "Claim",
     "MAX_DELIVERY_ID_LENGTH",
     "ClaimOutcome",
@@ -78,6 +79,15 @@ DEFAULT_RETENTION = 7 * 24 * 3600.0
 
 _PRUNE_EVERY = 60.0  # seconds between opportunistic prunes (SQLite, PostgreSQL)
 _T = TypeVar("_T")
+
+
+class LogSettings(TypedDict, total=False):
+    """The settings :meth:`DeliveryLog.from_url` hands to the constructor."""
+
+    retention: float
+    tolerance: float
+    lease: float
+    clock: Clock | None
 
 
 class DeliveryLog:
@@ -108,14 +118,12 @@ class DeliveryLog:
         cls,
         url: str | os.PathLike[str],
         *,
-        retention: float = DEFAULT_RETENTION,
-        tolerance: float = DEFAULT_TOLERANCE,
-        lease: float = DEFAULT_LEASE,
-        clock: Clock | None = None,
         timeout: float | None = None,
+        **settings: Unpack[LogSettings],
     ) -> DeliveryLog:
         """A log on ``sqlite:///PATH`` (or a bare path), ``postgresql://...`` or ``redis://...``.
 
+        ``retention``, ``tolerance``, ``lease`` and ``clock`` as the constructor's;
         ``clock=None`` uses the backend's clock (the database server's for
         PostgreSQL and Redis). ``timeout``: seconds one call may wait for the
         backend before the log counts as unavailable (default 5 for PostgreSQL
@@ -128,7 +136,7 @@ class DeliveryLog:
             raise ValueError("timeout must be positive")
         target = os.fspath(url)
         store = _guarded("sqlite", lambda: _store_for(target, timeout), (sqlite3.Error,))
-        return cls(store=store, retention=retention, tolerance=tolerance, lease=lease, clock=clock)
+        return cls(store=store, **settings)
 
     def __repr__(self) -> str:
         return (

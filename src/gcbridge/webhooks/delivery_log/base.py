@@ -22,7 +22,7 @@ from typing import Literal
 
 from gcbridge.webhooks.delivery_log.claims import Claim
 
-__all__ = ["DeliveryStore", "ClaimOutcome", "EntryState", "signature_expiry"]
+__all__ = ["DeliveryStore", "ClaimOutcome", "EntryState", "entry_state", "signature_expiry"]
 
 ClaimOutcome = Literal["new", "duplicate", "in_flight", "replayed"]
 """``new``: the caller holds the claim; ``duplicate``: processed already;
@@ -31,6 +31,13 @@ was already accepted under another delivery id."""
 
 EntryState = Literal["processed", "in_flight"]
 """The state of a live delivery id."""
+
+
+def entry_state(raw: object) -> EntryState | None:
+    """A store's stored state of a live id (``processed``, else a claim) as an EntryState."""
+    if raw is None:
+        return None
+    return "processed" if raw in ("processed", b"processed") else "in_flight"
 
 
 def signature_expiry(timestamp_ms: int, now: float, tolerance: float) -> float:

@@ -32,7 +32,12 @@ import threading
 import time
 from typing import TYPE_CHECKING, Any
 
-from gcbridge.webhooks.delivery_log.base import ClaimOutcome, DeliveryStore, EntryState
+from gcbridge.webhooks.delivery_log.base import (
+    ClaimOutcome,
+    DeliveryStore,
+    EntryState,
+    entry_state,
+)
 from gcbridge.webhooks.delivery_log.claims import Claim
 from gcbridge.webhooks.delivery_log.deadline import Breaker, TimedOut, Watchdog
 from gcbridge.webhooks.delivery_log.postgres_schema import ensure_schema
@@ -276,9 +281,7 @@ class PostgresStore(DeliveryStore):
     def state(self, delivery_id: str, now: float | None) -> EntryState | None:
         """``processed``, ``in_flight`` or ``None``."""
         row = self._run(lambda c: c.execute(_STATE, {"id": delivery_id, "now": now}).fetchone())
-        if row is None:
-            return None
-        return "processed" if row[0] == "processed" else "in_flight"
+        return entry_state(row[0] if row else None)
 
     def claim_signature(
         self, signature: str, timestamp_ms: int, now: float | None, *, tolerance: float

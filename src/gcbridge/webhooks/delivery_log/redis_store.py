@@ -12,7 +12,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from gcbridge.webhooks.delivery_log.base import ClaimOutcome, DeliveryStore, EntryState
+from gcbridge.webhooks.delivery_log.base import (
+    ClaimOutcome,
+    DeliveryStore,
+    EntryState,
+    entry_state,
+)
 from gcbridge.webhooks.delivery_log.claims import Claim
 from gcbridge.webhooks.errors import DeliveryLogConfigError
 
@@ -202,10 +207,7 @@ class RedisStore(DeliveryStore):
 
     def state(self, delivery_id: str, now: float | None) -> EntryState | None:
         """``processed``, ``in_flight`` or ``None``."""
-        value = self._state(keys=[DELIVERY_KEY + delivery_id], args=[_now_arg(now)])
-        if value is None:
-            return None
-        return "processed" if value in (b"processed", "processed") else "in_flight"
+        return entry_state(self._state(keys=[DELIVERY_KEY + delivery_id], args=[_now_arg(now)]))
 
     def claim_signature(
         self, signature: str, timestamp_ms: int, now: float | None, *, tolerance: float

@@ -19,6 +19,7 @@ from gcbridge.webhooks.delivery_log.base import (
     ClaimOutcome,
     DeliveryStore,
     EntryState,
+    entry_state,
     signature_expiry,
 )
 from gcbridge.webhooks.delivery_log.claims import Claim
@@ -210,9 +211,7 @@ class SqliteStore(DeliveryStore):
                 "SELECT state FROM delivery_ids WHERE delivery_id = ? AND expires_at >= ?",
                 (delivery_id, t),
             ).fetchone()
-        if row is None:
-            return None
-        return "processed" if row[0] == "processed" else "in_flight"
+        return entry_state(row[0] if row else None)
 
     def claim_signature(
         self, signature: str, timestamp_ms: int, now: float | None, *, tolerance: float
