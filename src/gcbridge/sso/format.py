@@ -102,7 +102,7 @@ def signature_matches(secret: str | bytes, message: str, timestamp: int, signatu
 
 def encode_message(claims: Mapping[str, Any]) -> str:
     """Standard base64 of the compact UTF-8 JSON of ``claims``."""
-    text = _ENCODER.encode(dict(claims))
+    text = _ENCODER.encode(claims if type(claims) is dict else dict(claims))
     return binascii.b2a_base64(text.encode("utf-8"), newline=False).decode("ascii")
 
 

@@ -64,4 +64,5 @@ class SsoUser(BaseModel):
 
     def claims(self) -> dict[str, str]:
         """The JSON object signed into ssoData (optional fields left out when unset)."""
-        return self.model_dump(exclude_none=True)
+        # model_dump(exclude_none=True), read from the fields directly: all are text.
+        return {name: value for name, value in self.__dict__.items() if value is not None}

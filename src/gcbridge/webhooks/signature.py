@@ -236,7 +236,7 @@ def verify_signature(
             f"{TIMESTAMP_HEADER} is more than {tolerance:g}s in the {when}",
             reason="timestamp_too_old" if too_old else "timestamp_too_new",
         )
-    signed = _signing_input(timestamp_ms, bytes(body))
+    signed = _signing_input(timestamp_ms, body)  # any of the raw types: no copy first
     matched = False
     for keyed in _keyed(keys):  # no early exit: timing does not tell which secret matched
         mac = keyed.copy()
