@@ -195,13 +195,25 @@ SHORT = (0, 60, 300)  # three attempts: the first at once, then 1 and 5 minutes 
         (1, 429, None, 120.0, False, CallOutcome("pending", NOW + 300, "http_429")),
         (1, None, "timeout", None, False, CallOutcome("pending", NOW + 60, "timeout")),
         (3, 500, None, None, False, CallOutcome("failed", None, "retries_exhausted:http_500")),
-        (3, None, "connect_error", None, False,
-         CallOutcome("failed", None, "retries_exhausted:connect_error")),
+        (
+            3,
+            None,
+            "connect_error",
+            None,
+            False,
+            CallOutcome("failed", None, "retries_exhausted:connect_error"),
+        ),
         (1, 404, None, None, False, CallOutcome("failed", None, "http_404")),
         (1, 302, None, 60.0, False, CallOutcome("failed", None, "http_302")),
         (1, None, "dns_error", None, False, CallOutcome("pending", NOW + 60, "dns_error")),
-        (1, None, "ssrf:private_address", None, True,
-         CallOutcome("failed", None, "ssrf:private_address")),
+        (
+            1,
+            None,
+            "ssrf:private_address",
+            None,
+            True,
+            CallOutcome("failed", None, "ssrf:private_address"),
+        ),
     ],
 )
 def test_call_outcome(
@@ -217,8 +229,15 @@ def test_call_outcome(
 
 @pytest.mark.parametrize(
     ("seconds", "text"),
-    [(1, "1 second"), (90, "90 seconds"), (60, "1 minute"), (300, "5 minutes"),
-     (3600, "1 hour"), (21600, "6 hours"), (5400, "90 minutes")],
+    [
+        (1, "1 second"),
+        (90, "90 seconds"),
+        (60, "1 minute"),
+        (300, "5 minutes"),
+        (3600, "1 hour"),
+        (21600, "6 hours"),
+        (5400, "90 minutes"),
+    ],
 )
 def test_duration_text(seconds: float, text: str) -> None:
     assert duration_text(seconds) == text

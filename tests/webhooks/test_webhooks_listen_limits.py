@@ -19,9 +19,7 @@ LONG_ID = "d" * 201
 
 
 def listen_server(lines, log=None):
-    app = create_app(
-        SECRET, out=lines.append, clock=ManualClock(start=NOW), delivery_log=log
-    )
+    app = create_app(SECRET, out=lines.append, clock=ManualClock(start=NOW), delivery_log=log)
     return BackgroundServer(lambda port: app)
 
 
