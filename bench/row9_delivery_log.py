@@ -59,10 +59,10 @@ def _claim_all(url: str, ids: list[str], seed: int, barrier: Any, out: Any) -> N
     start = time.perf_counter()
     for n, delivery_id in enumerate(order):
         signature = hashlib.sha256(f"{ids[0]}:{seed}:{n}".encode()).hexdigest()
-        outcome = log.claim(delivery_id, signature, ts)
-        outcomes[outcome] += 1
-        if outcome == "new":
-            log.complete(delivery_id)
+        claim = log.acquire(delivery_id, signature, ts)
+        outcomes[claim.status] += 1
+        if claim.status == "new":
+            log.complete(claim)
             won.append(delivery_id)
     end = time.perf_counter()
     log.close()

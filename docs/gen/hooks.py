@@ -7,6 +7,8 @@ emulator's OpenAPI schema, ``reference/reason-codes.md`` from the exception tree
 and raise sites. ``on_page_markdown`` puts the harness matrix's size and cost
 wherever a page says ``[[harness-matrix]]``, and refuses a page that cites the
 service's specification by section number: readers do not have that document.
+The defaults a page prints are formatted from their constants (:func:`defaults`):
+``[[retry-delays]]``, ``[[retry-span]]``, ``[[retry-table]]``, ``[[webhook-tolerance]]``.
 """
 
 from __future__ import annotations
@@ -44,11 +46,34 @@ def on_files(files: Any, config: Any) -> Any:
     return files
 
 
+def defaults() -> dict[str, str]:
+    """The defaults pages print, each formatted from its constant in the code."""
+    from gcbridge.emulator.settings import DEFAULT_RETRY_SCHEDULE as schedule
+    from gcbridge.emulator.webhooks.schedule import duration_text, schedule_text
+    from gcbridge.webhooks.signature import DEFAULT_TOLERANCE
+
+    ordinals = {1: "1st", 2: "2nd", 3: "3rd"}
+    rows = [
+        f"| {ordinals.get(n, f'{n}th')} | {duration_text(delay) if delay else 'at once'} |"
+        for n, delay in enumerate(schedule, start=1)
+    ]
+    total = int(sum(schedule))
+    span = f"{total // 3600} h {total % 3600 // 60} min"
+    return {
+        "[[retry-delays]]": schedule_text(schedule),
+        "[[retry-span]]": f"{len(schedule)} attempts over {span}",
+        "[[retry-table]]": "\n".join(["| attempt | after the previous one |", "|---|---|", *rows]),
+        "[[webhook-tolerance]]": f"±{duration_text(DEFAULT_TOLERANCE)}",
+    }
+
+
 def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
-    """Include READMEs, fill ``[[harness-matrix]]``; fail on a citation of the specification."""
+    """Include READMEs, fill ``[[harness-matrix]]`` and the defaults; fail on a spec citation."""
     markdown = expand(markdown, page.file.src_uri)
     if MARKER in markdown:
         markdown = markdown.replace(MARKER, matrix_text())
+    for marker, text in defaults().items():
+        markdown = markdown.replace(marker, text)
     cited = SPEC_CITATION.search(markdown)
     if cited:
         raise PluginError(

@@ -11,7 +11,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from gcbridge.emulator.app import create_app
+from gcbridge.emulator.service import create_app
 from gcbridge.emulator.settings import Settings
 from gcbridge.emulator.sites import Sites
 from gcbridge.emulator.testing import EXAMPLE_SITE

@@ -16,15 +16,15 @@ from dash_support import console_errors, send_test_event
 from playwright.sync_api import expect
 
 from gcbridge.emulator.testing import RunningEmulator
-from gcbridge.webhooks.event_schemas import EVENT_CATALOG, body_schema, example_body
-from gcbridge.webhooks.signature import EVENT_TYPES
+from gcbridge.webhooks.catalog import EVENT_TYPES, example_body, kind
+from gcbridge.webhooks.event_schemas import body_schema
 
 
 def test_catalog_route_lists_the_four_events_with_their_schemas(emu: RunningEmulator) -> None:
     catalog = httpx.get(f"{emu.url}/api/dashboard/events").json()
     assert [e["event_type"] for e in catalog["events"]] == list(EVENT_TYPES)
     for event in catalog["events"]:
-        assert event["fires_when"] == EVENT_CATALOG[event["event_type"]]
+        assert event["fires_when"] == kind(event["event_type"]).fires_when
         assert event["example"] == example_body(event["event_type"])
         r = httpx.get(emu.url + event["schema_url"])
         assert r.status_code == 200 and r.headers["content-type"] == "application/schema+json"
@@ -68,7 +68,7 @@ def test_the_page_lists_the_event_catalog(dashboard: Any) -> None:
     for event_type in EVENT_TYPES:
         entry = dashboard.locator(f'#catalog-events article[data-event="{event_type}"]')
         expect(entry.locator("h3")).to_have_text(event_type)
-        expect(entry.locator(".fires")).to_have_text(EVENT_CATALOG[event_type])
+        expect(entry.locator(".fires")).to_have_text(kind(event_type).fires_when)
         href = entry.get_by_role("link", name="JSON Schema").get_attribute("href")
         assert href == f"/api/dashboard/events/{event_type}/schema"
         entry.locator("summary").click()

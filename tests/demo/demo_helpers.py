@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from gcbridge.demo.defaults import DEFAULT_PORT
+from gcbridge.demo.paths import DEFAULT_PORT
 
 REPO = Path(__file__).resolve().parents[2]
 

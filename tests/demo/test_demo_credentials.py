@@ -17,7 +17,7 @@ from gcbridge.demo.backend import (
     LOGIN_KEY_HEADER,
     DemoCredentials,
     ReceiverState,
-    create_backend_app,
+    create_app,
 )
 from gcbridge.demo.timeline import Timeline
 from gcbridge.serving import BackgroundServer
@@ -27,7 +27,7 @@ SECRET = "demo-credentials-sso-secret-0123"
 
 @contextmanager
 def _client(credentials: DemoCredentials) -> Iterator[httpx.Client]:
-    app = create_backend_app(SECRET, Timeline(), ReceiverState(), credentials)
+    app = create_app(SECRET, Timeline(), ReceiverState(), credentials)
     with BackgroundServer(lambda port: app) as server, httpx.Client(base_url=server.url) as http:
         yield http
 

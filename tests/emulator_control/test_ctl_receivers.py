@@ -10,8 +10,9 @@ from fastapi import Depends, FastAPI
 from fastapi.responses import JSONResponse
 
 from gcbridge.serving import BackgroundServer
-from gcbridge.webhooks import EmulatorClock, EmulatorClockError, WebhookEvent
-from gcbridge.webhooks.listen import create_listen_app
+from gcbridge.webhooks import EmulatorClock, WebhookEvent
+from gcbridge.webhooks.emulator_clock import EmulatorClockError
+from gcbridge.webhooks.listen import create_app
 from gcbridge.webhooks.receiver import WebhookReceiver
 from gcbridge.webhooks.respond import Responder
 
@@ -54,7 +55,7 @@ def test_listen_respond_drives_the_real_schedule_on_the_emulator_clock(
     clock = EmulatorClock(client.emu.url)
 
     def app(port: int) -> object:
-        return create_listen_app(
+        return create_app(
             client.setup(hook_url(port)),
             out=lines.append,
             clock=clock,
@@ -106,7 +107,7 @@ def test_on_the_wall_clock_the_same_retry_is_refused_as_too_new(client: Client) 
     lines: list[str] = []
 
     def app(port: int) -> object:
-        return create_listen_app(
+        return create_app(
             client.setup(hook_url(port)),
             out=lines.append,
             respond=Responder.parse("500,500,500,200"),

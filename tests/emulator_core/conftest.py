@@ -19,7 +19,7 @@ import pytest
 from emu_core_support import Emu, make_sso_data
 
 from gcbridge.clock import ManualClock
-from gcbridge.emulator.app import create_app
+from gcbridge.emulator.service import create_app
 from gcbridge.emulator.settings import Settings
 from gcbridge.emulator.sites import Site, Sites
 from gcbridge.emulator.testing import EXAMPLE_SITE, OTHER_SITE

@@ -21,7 +21,7 @@ from openapi_spec_validator.validation.exceptions import OpenAPIValidationError
 from wh_support import Api, Receiver, bearer
 
 from gcbridge.cli import main
-from gcbridge.webhooks.signature import EVENT_TYPES
+from gcbridge.webhooks.catalog import EVENT_TYPES
 
 SPEC_2_6_HEADERS = {
     "X-Webhook-Signature",

@@ -11,11 +11,15 @@ from hypothesis import strategies as st
 
 from gcbridge.emulator.settings import DEFAULT_RETRY_SCHEDULE
 from gcbridge.emulator.webhooks.schedule import (
+    CallOutcome,
+    call_outcome,
     classify,
+    duration_text,
     is_retryable,
     next_attempt,
     next_delay,
     parse_retry_after,
+    schedule_text,
 )
 
 NOW = 1_700_000_000.0
@@ -176,3 +180,72 @@ def test_next_delay_is_monotonic_in_retry_after(
         assert high is None
     else:
         assert high is not None and high >= low
+
+
+SHORT = (0, 60, 300)  # three attempts: the first at once, then 1 and 5 minutes later
+
+
+@pytest.mark.parametrize(
+    ("made", "status", "error", "retry_after", "final", "expected"),
+    [
+        (1, 200, None, None, False, CallOutcome("succeeded", None, None)),
+        (3, 204, None, None, False, CallOutcome("succeeded", None, None)),
+        (1, 500, None, None, False, CallOutcome("pending", NOW + 60, "http_500")),
+        (2, 503, None, None, False, CallOutcome("pending", NOW + 300, "http_503")),
+        (1, 429, None, 120.0, False, CallOutcome("pending", NOW + 300, "http_429")),
+        (1, None, "timeout", None, False, CallOutcome("pending", NOW + 60, "timeout")),
+        (3, 500, None, None, False, CallOutcome("failed", None, "retries_exhausted:http_500")),
+        (
+            3,
+            None,
+            "connect_error",
+            None,
+            False,
+            CallOutcome("failed", None, "retries_exhausted:connect_error"),
+        ),
+        (1, 404, None, None, False, CallOutcome("failed", None, "http_404")),
+        (1, 302, None, 60.0, False, CallOutcome("failed", None, "http_302")),
+        (1, None, "dns_error", None, False, CallOutcome("pending", NOW + 60, "dns_error")),
+        (
+            1,
+            None,
+            "ssrf:private_address",
+            None,
+            True,
+            CallOutcome("failed", None, "ssrf:private_address"),
+        ),
+    ],
+)
+def test_call_outcome(
+    made: int,
+    status: int | None,
+    error: str | None,
+    retry_after: float | None,
+    final: bool,
+    expected: CallOutcome,
+) -> None:
+    assert call_outcome(SHORT, made, NOW, status, error, retry_after, final=final) == expected
+
+
+@pytest.mark.parametrize(
+    ("seconds", "text"),
+    [
+        (1, "1 second"),
+        (90, "90 seconds"),
+        (60, "1 minute"),
+        (300, "5 minutes"),
+        (3600, "1 hour"),
+        (21600, "6 hours"),
+        (5400, "90 minutes"),
+    ],
+)
+def test_duration_text(seconds: float, text: str) -> None:
+    assert duration_text(seconds) == text
+
+
+def test_schedule_text_says_every_delay_after_the_first_attempt() -> None:
+    assert schedule_text(DEFAULT_RETRY_SCHEDULE) == (
+        "1 minute, 5 minutes, 15 minutes, 1 hour and 6 hours"
+    )
+    assert schedule_text((0, 2)) == "2 seconds"
+    assert schedule_text((0,)) == "no retry"

@@ -34,7 +34,7 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from gcbridge.emulator.app import create_app
+from gcbridge.emulator.service import create_app
 from gcbridge.emulator.settings import Settings
 from gcbridge.emulator.sites import Sites
 from gcbridge.emulator.testing import EXAMPLE_SITE, OTHER_SITE

@@ -151,7 +151,7 @@ def test_every_file_of_the_data_dir_is_private_whatever_the_umask(tmp_path: Path
             files = sorted(p.name for p in running.settings.data_dir.iterdir())
             assert {"emulator.sqlite3", "emulator.sqlite3-wal"} <= set(files)
             _assert_private(running.settings.data_dir)
-        from gcbridge.emulator.app import create_app
+        from gcbridge.emulator.service import create_app
 
         create_app(settings, run_dispatcher=False)
         assert {"demo-site.json", "emulator.sqlite3", "stray.txt"} <= {

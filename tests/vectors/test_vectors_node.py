@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 
 from gcbridge import vectors
+from gcbridge.webhooks.catalog import EVENT_TYPES
 from gcbridge.webhooks.event_schemas import body_schema, schema_file_name
-from gcbridge.webhooks.signature import EVENT_TYPES
 
 ROOT = Path(__file__).resolve().parents[2]
 NODE_CHECK = Path(__file__).with_name("vectors.test.mjs")

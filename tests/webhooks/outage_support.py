@@ -17,7 +17,7 @@ from webhook_test_support import NOW, SECRET, TS, delivery_headers, event_body
 from gcbridge.clock import ManualClock
 from gcbridge.serving import BackgroundServer
 from gcbridge.webhooks import DeliveryLog, WebhookEvent
-from gcbridge.webhooks.listen import create_listen_app
+from gcbridge.webhooks.listen import create_app
 from gcbridge.webhooks.receiver import WebhookReceiver
 
 FACTORIES = {"postgres": postgres_server, "redis": redis_server}
@@ -79,7 +79,7 @@ def listen_app(log, handled):
         if line.startswith("VERIFIED"):
             handled.handle(line)
 
-    return create_listen_app(SECRET, out=out, delivery_log=log, clock=ManualClock(start=NOW))
+    return create_app(SECRET, out=out, delivery_log=log, clock=ManualClock(start=NOW))
 
 
 APPS = {"receiver": receiver_app, "listen": listen_app}

@@ -36,48 +36,54 @@ def open_log(shared_log_url):
 
 def test_claim_complete_then_duplicate(open_log):
     log = open_log()
-    assert log.claim("d1", "aa" * 32, TS) == "new"
-    assert log.state("d1") == "in_flight" and not log.seen("d1")
-    log.complete("d1")
-    assert log.seen("d1") and log.state("d1") == "processed"
-    assert log.claim("d1", "bb" * 32, TS + 60_000) == "duplicate"
+    claim = log.acquire("d1", "aa" * 32, TS)
+    assert claim.status == "new"
+    assert log.state("d1") == "in_flight"
+    log.complete(claim)
+    assert log.state("d1") == "processed"
+    assert log.acquire("d1", "bb" * 32, TS + 60_000).status == "duplicate"
 
 
 def test_in_flight_copy_is_not_a_duplicate_and_failure_lets_the_retry_in(open_log):
     clock = ManualClock(start=T)
     a, b = open_log(clock=clock), open_log(clock=clock)  # two instances, one log
-    assert a.claim("d1", "aa" * 32, TS) == "new"
-    assert b.claim("d1", "bb" * 32, TS + 1000) == "in_flight"
-    a.release("d1")  # the first handler failed
-    assert b.claim("d1", "cc" * 32, TS + 60_000) == "new"
-    b.complete("d1")
-    assert a.claim("d1", "dd" * 32, TS + 120_000) == "duplicate"
+    first = a.acquire("d1", "aa" * 32, TS)
+    assert first.status == "new"
+    assert b.acquire("d1", "bb" * 32, TS + 1000).status == "in_flight"
+    a.release(first)  # the first handler failed
+    retry = b.acquire("d1", "cc" * 32, TS + 60_000)
+    assert retry.status == "new"
+    b.complete(retry)
+    assert a.acquire("d1", "dd" * 32, TS + 120_000).status == "duplicate"
 
 
 def test_a_dead_instances_claim_is_taken_over_after_the_lease(open_log):
     clock = ManualClock(start=T)
     dead, alive = open_log(clock=clock, lease=30), open_log(clock=clock, lease=30)
-    assert dead.claim("d1", "aa" * 32, TS) == "new"  # ... and its process dies
+    old = dead.acquire("d1", "aa" * 32, TS)
+    assert old.status == "new"  # ... and its process dies
     clock.advance(30)
-    assert alive.claim("d1", "bb" * 32, TS + 30_000) == "in_flight"
+    assert alive.acquire("d1", "bb" * 32, TS + 30_000).status == "in_flight"
     clock.advance(1)
-    assert alive.claim("d1", "cc" * 32, TS + 31_000) == "new"
-    dead.release("d1")  # a late release of the old claim leaves the new owner's alone
+    new = alive.acquire("d1", "cc" * 32, TS + 31_000)
+    assert new.status == "new"
+    dead.release(old)  # a late release of the old claim leaves the new owner's alone
     assert alive.state("d1") == "in_flight"
-    alive.complete("d1")
-    assert dead.seen("d1")
+    alive.complete(new)
+    assert dead.state("d1") == "processed"
 
 
 def test_captured_signature_under_a_new_id_is_refused_everywhere(open_log):
     a, b = open_log(), open_log()
-    assert a.claim("d1", "aa" * 32, TS) == "new"
+    claim = a.acquire("d1", "aa" * 32, TS)
+    assert claim.status == "new"
     with pytest.raises(WebhookReplayError) as info:
-        b.claim("forged", "AA" * 32, TS)
+        b.acquire("forged", "AA" * 32, TS)
     assert info.value.reason == "replayed_signature"
     assert b.state("forged") is None
-    a.release("d1")  # a failed handler: its signature stays remembered
+    a.release(claim)  # a failed handler: its signature stays remembered
     with pytest.raises(WebhookReplayError):
-        b.claim("forged-2", "aa" * 32, TS)
+        b.acquire("forged-2", "aa" * 32, TS)
 
 
 def test_claims_are_atomic_across_threads(open_log):
@@ -87,7 +93,7 @@ def test_claims_are_atomic_across_threads(open_log):
 
     def claim(i):
         barrier.wait()
-        outcomes.append(log.claim("d1", f"{i:02d}" * 32, TS + i))
+        outcomes.append(log.acquire("d1", f"{i:02d}" * 32, TS + i).status)
 
     threads = [threading.Thread(target=claim, args=(i,)) for i in range(8)]
     for t in threads:
@@ -100,45 +106,46 @@ def test_claims_are_atomic_across_threads(open_log):
 def test_signatures_are_forgotten_once_out_of_the_window(open_log):
     clock = ManualClock(start=T)
     log = open_log(clock=clock, tolerance=300)
-    assert log.claim_signature("dd" * 32, TS)
-    assert not log.claim_signature("dd" * 32, TS)
+    assert log.acquire(None, "dd" * 32, TS).status == "new"  # a delivery without an id
+    with pytest.raises(WebhookReplayError):
+        log.acquire(None, "dd" * 32, TS)
     clock.advance(300)
-    assert log.signature_seen("dd" * 32)
+    with pytest.raises(WebhookReplayError):
+        log.acquire(None, "dd" * 32, TS)
     clock.advance(1)
-    assert not log.signature_seen("dd" * 32)
     assert log.prune() == 1
-    assert log.claim_signature("dd" * 32, TS)
+    assert log.acquire(None, "dd" * 32, TS).status == "new"
 
 
 def test_future_dated_signature_is_kept_until_its_own_window_ends(open_log):
     clock = ManualClock(start=T)
     log = open_log(clock=clock, tolerance=300)
-    log.claim_signature("ee" * 32, TS + 300_000)
+    log.acquire(None, "ee" * 32, TS + 300_000)
     clock.advance(599)
-    assert log.signature_seen("ee" * 32)
+    with pytest.raises(WebhookReplayError):
+        log.acquire(None, "ee" * 32, TS + 300_000)
 
 
 def test_processed_ids_are_forgotten_after_retention(open_log):
     clock = ManualClock(start=T)
     log = open_log(clock=clock, retention=3600)
-    log.record("d1", "ff" * 32, TS)
+    log.complete(log.acquire("d1", "ff" * 32, TS))
     clock.advance(3600)
-    assert log.seen("d1")
+    assert log.state("d1") == "processed"
     clock.advance(1)
-    assert not log.seen("d1")
+    assert log.state("d1") is None
     log.prune()
-    assert log.claim("d1", "01" * 32, TS + 3_601_000) == "new"
+    assert log.acquire("d1", "01" * 32, TS + 3_601_000).status == "new"
 
 
-def test_check_and_record_without_a_lease(open_log):
+def test_a_processed_id_is_a_duplicate_and_its_signature_is_refused_anywhere_else(open_log):
     log = open_log()
-    assert log.check("d1", "aa" * 32, TS) == "new"
-    log.record("d1", "aa" * 32, TS)
-    assert log.check("d1", "bb" * 32, TS + 60_000) == "duplicate"
+    log.complete(log.acquire("d1", "aa" * 32, TS))
+    assert log.acquire("d1", "bb" * 32, TS + 60_000).status == "duplicate"
     with pytest.raises(WebhookReplayError):
-        log.check("d2", "aa" * 32, TS)
+        log.acquire("d2", "aa" * 32, TS)
     with pytest.raises(WebhookReplayError):
-        log.check(None, "aa" * 32, TS)
+        log.acquire(None, "aa" * 32, TS)
 
 
 def test_backend_clock_when_no_clock_is_injected(shared_log_url):
@@ -146,10 +153,11 @@ def test_backend_clock_when_no_clock_is_injected(shared_log_url):
 
     log = DeliveryLog.from_url(shared_log_url)  # the database's clock, not ours
     now_ms = int(time.time() * 1000)
-    assert log.claim("d1", "ab" * 32, now_ms) == "new"
-    assert log.claim("d1", "cd" * 32, now_ms) == "in_flight"
-    log.complete("d1")
-    assert log.claim("d1", "ef" * 32, now_ms) == "duplicate"
+    claim = log.acquire("d1", "ab" * 32, now_ms)
+    assert claim.status == "new"
+    assert log.acquire("d1", "cd" * 32, now_ms).status == "in_flight"
+    log.complete(claim)
+    assert log.acquire("d1", "ef" * 32, now_ms).status == "duplicate"
     log.close()
 
 
@@ -162,12 +170,12 @@ def test_bad_settings(kw):
 def test_file_log_persists_across_instances(tmp_path):
     path = tmp_path / "deliveries.db"
     first = DeliveryLog(path, clock=ManualClock(start=T))
-    first.record("d1", "12" * 32, TS)
+    first.complete(first.acquire("d1", "12" * 32, TS))
     first.close()
     second = DeliveryLog.from_url(str(path), clock=ManualClock(start=T))
-    assert second.seen("d1") and second.backend == "sqlite"
+    assert second.state("d1") == "processed" and second.backend == "sqlite"
     with pytest.raises(WebhookReplayError):
-        second.check("d9", "12" * 32, TS)
+        second.acquire("d9", "12" * 32, TS)
     second.close()
 
 
@@ -195,12 +203,12 @@ def test_an_outage_is_unavailable_and_the_log_recovers(backend):
     try:
         with server(port) as url:
             log = DeliveryLog.from_url(url, clock=ManualClock(start=T))
-            assert log.claim("d1", "aa" * 32, TS) == "new"
+            assert log.acquire("d1", "aa" * 32, TS).status == "new"
         with pytest.raises(DeliveryLogUnavailable) as info:
-            log.claim("d2", "bb" * 32, TS)
+            log.acquire("d2", "bb" * 32, TS)
         assert info.value.reason == "delivery_log_unavailable"
         with server(port):
-            assert log.claim("d2", "bb" * 32, TS) == "new"
+            assert log.acquire("d2", "bb" * 32, TS).status == "new"
             log.close()
     except ServerUnavailable as exc:
         pytest.skip(str(exc))
@@ -209,13 +217,14 @@ def test_an_outage_is_unavailable_and_the_log_recovers(backend):
 def test_a_copys_signature_is_remembered_too(open_log):
     """A copy answered in flight or duplicate could be captured and replayed under a new id."""
     a, b = open_log(), open_log()
-    assert a.claim("d1", "aa" * 32, TS) == "new"
-    assert b.claim("d1", "bb" * 32, TS + 1) == "in_flight"
-    a.complete("d1")
-    assert b.claim("d1", "cc" * 32, TS + 2) == "duplicate"
+    claim = a.acquire("d1", "aa" * 32, TS)
+    assert claim.status == "new"
+    assert b.acquire("d1", "bb" * 32, TS + 1).status == "in_flight"
+    a.complete(claim)
+    assert b.acquire("d1", "cc" * 32, TS + 2).status == "duplicate"
     for captured in ("bb" * 32, "cc" * 32):
         with pytest.raises(WebhookReplayError):
-            a.claim("forged", captured, TS + 3)
+            a.acquire("forged", captured, TS + 3)
 
 
 @pytest.mark.parametrize(
@@ -232,12 +241,12 @@ def test_a_missing_driver_names_the_extra_to_install(monkeypatch, module, url, e
     assert f'pip install "gc-bridge[{extra}]"' in str(info.value)
 
 
-def test_release_and_complete_touch_only_this_logs_own_claims(open_log):
+def test_a_claim_not_held_settles_nothing(open_log):
     a, b = open_log(), open_log()
-    assert a.claim("d1", "aa" * 32, TS) == "new"
-    b.release("d1")  # b holds no claim on d1: a's live claim stays
-    assert b.state("d1") == "in_flight"
-    with pytest.raises(KeyError):
-        b.complete("d1")
-    a.complete("d1")
-    assert b.seen("d1")
+    claim = a.acquire("d1", "aa" * 32, TS)
+    assert claim.status == "new"
+    copy = b.acquire("d1", "bb" * 32, TS + 1)  # in flight: b holds no claim on d1
+    assert b.release(copy) is False and b.state("d1") == "in_flight"  # a's live claim stays
+    assert b.complete(copy) is False and b.state("d1") == "in_flight"
+    a.complete(claim)
+    assert b.state("d1") == "processed"

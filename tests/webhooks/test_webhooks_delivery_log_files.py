@@ -23,7 +23,7 @@ def umask(request):
 def test_database_wal_shm_are_0600_and_a_created_directory_0700(tmp_path, umask, how):
     path = tmp_path / "receiver" / "data" / "deliveries.db"
     log = DeliveryLog(path) if how == "path" else DeliveryLog.from_url(f"sqlite:///{path}")
-    log.record("d1", "ab" * 32, 1_700_000_000_000)  # writes: the -wal and -shm exist now
+    log.complete(log.acquire("d1", "ab" * 32, 1_700_000_000_000))  # the -wal and -shm exist now
     for name in ("deliveries.db", "deliveries.db-wal", "deliveries.db-shm"):
         assert mode(path.parent / name) == 0o600, name
     assert mode(path.parent) == 0o700 and mode(path.parent.parent) == 0o700

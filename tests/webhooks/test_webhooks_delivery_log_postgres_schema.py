@@ -66,9 +66,10 @@ def test_instances_opening_together_all_start_and_claim_correctly(pg):
         try:
             outcomes = {}
             for i, delivery_id in enumerate(ids):
-                outcomes[delivery_id] = log.claim(delivery_id, f"{n:02d}{i:062d}", TS + i)
-                if outcomes[delivery_id] == "new":
-                    log.complete(delivery_id)
+                claim = log.acquire(delivery_id, f"{n:02d}{i:062d}", TS + i)
+                outcomes[delivery_id] = claim.status
+                if claim.status == "new":
+                    log.complete(claim)
             return outcomes
         finally:
             log.close()
@@ -83,14 +84,14 @@ def test_instances_opening_together_all_start_and_claim_correctly(pg):
 
 def test_opening_and_reconnecting_run_no_ddl_against_busy_tables(pg):
     first = DeliveryLog.from_url(pg)
-    assert first.claim("before", "aa" * 32, TS) == "new"
+    assert first.acquire("before", "aa" * 32, TS).status == "new"
     with psycopg.connect(pg) as other:  # another instance mid-transaction on the table
         other.execute(
             "INSERT INTO gcbridge_delivery_ids VALUES ('x', 'claimed', 't', 1e12, 'ff', 1)"
         )
         # A second instance starts: no CREATE INDEX waiting behind the open transaction.
         second = run_in_thread(lambda: DeliveryLog.from_url(pg))
-        assert run_in_thread(lambda: second.claim("d-2", "bb" * 32, TS)) == "new"
+        assert run_in_thread(lambda: second.acquire("d-2", "bb" * 32, TS)).status == "new"
         # The first instance's connection is lost; it reconnects without any DDL.
         with psycopg.connect(pg, autocommit=True) as admin:
             admin.execute(
@@ -100,7 +101,7 @@ def test_opening_and_reconnecting_run_no_ddl_against_busy_tables(pg):
         outcome = None
         for attempt in range(3):  # the first call may meet the closed connection
             try:
-                outcome = run_in_thread(lambda: first.claim("d-3", f"{attempt:064d}", TS))
+                outcome = run_in_thread(lambda: first.acquire("d-3", f"{attempt:064d}", TS).status)
                 break
             except Exception as exc:  # noqa: BLE001
                 assert getattr(exc, "reason", "") == "delivery_log_unavailable"
@@ -120,7 +121,7 @@ def test_a_deadlock_is_retried_not_treated_as_a_lost_connection(pg):
         )
         result = {}
         claim = threading.Thread(
-            target=lambda: result.update(outcome=log.claim("d-1", "cc" * 32, TS))
+            target=lambda: result.update(outcome=log.acquire("d-1", "cc" * 32, TS).status)
         )
         claim.start()
         with psycopg.connect(pg, autocommit=True) as watch:  # the claim waits on d-1's row
@@ -148,11 +149,13 @@ def test_a_dml_only_role_uses_tables_its_owner_created_with_init(pg, app_role, c
     assert main(["webhooks", "delivery-log", "init", pg, "--grant", APP_ROLE]) == 0
     assert "created" in capsys.readouterr().out
     log = DeliveryLog.from_url(app_role, clock=ManualClock(start=T))
-    assert log.claim("d-1", "aa" * 32, TS) == "new"
-    log.complete("d-1")
-    assert log.claim("d-1", "bb" * 32, TS + 1) == "duplicate"
-    assert log.claim("d-2", "cc" * 32, TS) == "new"
-    log.release("d-2")
+    claim = log.acquire("d-1", "aa" * 32, TS)
+    assert claim.status == "new"
+    log.complete(claim)
+    assert log.acquire("d-1", "bb" * 32, TS + 1).status == "duplicate"
+    other = log.acquire("d-2", "cc" * 32, TS)
+    assert other.status == "new"
+    log.release(other)
     assert log.prune() >= 0
     log.close()
     assert main(["webhooks", "delivery-log", "init", pg]) == 0  # idempotent
@@ -187,7 +190,7 @@ def test_print_sql_is_the_schema_and_its_grants(capsys, pg):
     with psycopg.connect(pg, autocommit=True) as owner:
         owner.execute(printed.replace('TO "app"', "TO postgres"))
     log = DeliveryLog.from_url(pg)
-    assert log.claim("d-1", "aa" * 32, TS) == "new"
+    assert log.acquire("d-1", "aa" * 32, TS).status == "new"
     log.close()
 
 

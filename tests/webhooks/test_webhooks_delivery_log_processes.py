@@ -23,7 +23,7 @@ import httpx
 import pytest
 from webhook_test_support import SECRET, event_body
 
-from gcbridge.webhooks import signed_headers
+from gcbridge.webhooks.testing import signed_headers
 
 WORKER = Path(__file__).with_name("delivery_worker.py")
 BODY = event_body()
@@ -47,7 +47,7 @@ def headers(delivery_id, retry=0, ts=None):
     if ts is None:
         ts = fresh_timestamp_ms()
     return {
-        **signed_headers(SECRET, ts, BODY),
+        **signed_headers(SECRET, BODY, timestamp_ms=ts),
         "X-Webhook-Delivery-Id": delivery_id,
         "X-Webhook-Retry-Count": str(retry),
         "Content-Type": "application/json",

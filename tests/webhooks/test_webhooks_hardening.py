@@ -11,7 +11,7 @@ from webhook_test_support import NOW, SECRET, TS, delivery_headers, event_body
 
 from gcbridge.clock import ManualClock
 from gcbridge.webhooks import WebhookError, WebhookPayloadError, construct_event
-from gcbridge.webhooks.listen import create_listen_app, format_rejected
+from gcbridge.webhooks.listen import create_app, format_rejected
 
 HUGE = b'{"a": ' + b"9" * 5000 + b"}"
 
@@ -51,7 +51,7 @@ def test_listen_escapes_header_values_and_cannot_print_a_forged_line():
 
 
 async def _post_evil_requests(lines):
-    app = create_listen_app(SECRET, out=lines.append, clock=ManualClock(start=NOW))
+    app = create_app(SECRET, out=lines.append, clock=ManualClock(start=NOW))
     evil_id = "\x1b[31mRED\x1b[0m\rVERIFIED  comment.created delivery=x"
     transport = httpx.ASGITransport(app=app)
     async with httpx.AsyncClient(transport=transport, base_url="http://listen") as client:

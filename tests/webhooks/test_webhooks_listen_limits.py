@@ -11,7 +11,7 @@ from webhook_test_support import NOW, SECRET, TS, delivery_headers, event_body
 from gcbridge.clock import ManualClock
 from gcbridge.serving import BackgroundServer
 from gcbridge.webhooks import DeliveryLog, WebhookEvent
-from gcbridge.webhooks.listen import create_listen_app
+from gcbridge.webhooks.listen import create_app
 from gcbridge.webhooks.receiver import WebhookReceiver
 
 MIB = 1024 * 1024
@@ -19,9 +19,7 @@ LONG_ID = "d" * 201
 
 
 def listen_server(lines, log=None):
-    app = create_listen_app(
-        SECRET, out=lines.append, clock=ManualClock(start=NOW), delivery_log=log
-    )
+    app = create_app(SECRET, out=lines.append, clock=ManualClock(start=NOW), delivery_log=log)
     return BackgroundServer(lambda port: app)
 
 
@@ -94,24 +92,23 @@ def test_a_delivery_id_over_200_characters_is_refused_by_receiver_and_listen(tmp
 
 
 def test_every_backend_refuses_a_long_id_and_keeps_a_200_character_one(shared_log_url):
-    from gcbridge.webhooks import WebhookDeliveryIdError
+    from gcbridge.webhooks.errors import WebhookDeliveryIdError
 
     log = DeliveryLog.from_url(shared_log_url, clock=ManualClock(start=NOW))
     try:
         for call in (
-            lambda: log.claim(LONG_ID, "aa" * 32, TS),
             lambda: log.acquire(LONG_ID, "aa" * 32, TS),
-            lambda: log.record(LONG_ID, "aa" * 32, TS),
             lambda: log.state(LONG_ID),
-            lambda: log.check(LONG_ID, "aa" * 32, TS),
         ):
             with pytest.raises(WebhookDeliveryIdError) as info:
                 call()
             assert info.value.reason == "delivery_id_too_long"
         longest = "e" * 200
-        assert log.claim(longest, "bb" * 32, TS) == "new"
-        log.complete(longest)
-        assert log.claim(longest, "cc" * 32, TS + 1) == "duplicate"
-        assert log.claim("e" * 199, "dd" * 32, TS + 2) == "new"  # not cut to a shared prefix
+        claim = log.acquire(longest, "bb" * 32, TS)
+        assert claim.status == "new"
+        log.complete(claim)
+        assert log.acquire(longest, "cc" * 32, TS + 1).status == "duplicate"
+        # not cut to a shared prefix
+        assert log.acquire("e" * 199, "dd" * 32, TS + 2).status == "new"
     finally:
         log.close()

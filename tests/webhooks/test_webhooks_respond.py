@@ -10,11 +10,11 @@ import httpx
 import pytest
 
 from gcbridge.serving import BackgroundServer
-from gcbridge.webhooks import RETRY_COUNT_HEADER, signed_headers
 from gcbridge.webhooks.errors import RespondStepsError
-from gcbridge.webhooks.listen import create_listen_app
+from gcbridge.webhooks.listen import create_app
 from gcbridge.webhooks.respond import Responder, Step, parse_steps
-from gcbridge.webhooks.testing import encode_event, sample_event
+from gcbridge.webhooks.signature import RETRY_COUNT_HEADER
+from gcbridge.webhooks.testing import encode_event, sample_event, signed_headers
 
 SECRET = "whsec_respond"
 
@@ -72,7 +72,7 @@ def test_the_last_step_repeats() -> None:
 @pytest.fixture
 def listener() -> Iterator[tuple[str, list[str]]]:
     lines: list[str] = []
-    app = create_listen_app(
+    app = create_app(
         SECRET,
         out=lines.append,
         respond=Responder.parse("500,429:retry-after=120,timeout,reset,410,200"),
@@ -85,7 +85,7 @@ def _post(url: str, retry: int, timeout: float = 10.0) -> httpx.Response:
     import time
 
     body = encode_event(sample_event())
-    headers = signed_headers(SECRET, int(time.time() * 1000), body)
+    headers = signed_headers(SECRET, body, timestamp_ms=int(time.time() * 1000))
     headers[RETRY_COUNT_HEADER] = str(retry)
     headers["Content-Type"] = "application/json"
     with httpx.Client(timeout=timeout) as client:

@@ -20,9 +20,8 @@ from gcbridge.cli import main
 from gcbridge.emulator.testing import EXAMPLE_SITE, RunningEmulator, running_emulator
 from gcbridge.serving import BackgroundServer
 from gcbridge.webhooks import WebhookPayloadError
-from gcbridge.webhooks.event_schemas import example_body
+from gcbridge.webhooks.catalog import EVENT_TYPES, example_body
 from gcbridge.webhooks.schema_check import SCHEMA_REASONS, WebhookSchemaError, check_body
-from gcbridge.webhooks.signature import EVENT_TYPES
 
 WID = EXAMPLE_SITE.website_id
 

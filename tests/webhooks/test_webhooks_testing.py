@@ -17,7 +17,7 @@ from gcbridge.webhooks import (
     WebhookPayloadError,
     construct_delivery,
 )
-from gcbridge.webhooks.listen import create_listen_app
+from gcbridge.webhooks.listen import create_app
 from gcbridge.webhooks.receiver import WebhookReceiver
 from gcbridge.webhooks.testing import encode_event, sample_event, signed_headers
 
@@ -86,7 +86,7 @@ def test_the_fixture_posts_to_an_asgi_app_with_every_case_one_argument_away(gc_w
 
 def test_the_poster_posts_to_a_url(gc_webhook):
     lines: list[str] = []
-    with BackgroundServer(lambda port: create_listen_app(SECRET, out=lines.append)) as server:
+    with BackgroundServer(lambda port: create_app(SECRET, out=lines.append)) as server:
         gc_webhook.configure(server.url, secret=SECRET, path="/any/path")
         assert gc_webhook("comment.approved").status_code == 200
         assert gc_webhook(wrong_secret=True).status_code == 401

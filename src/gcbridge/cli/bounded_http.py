@@ -14,6 +14,7 @@ reading the rest. Redirects are never followed here: callers decide.
 from __future__ import annotations
 
 import asyncio
+import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -47,6 +48,14 @@ class Answer:
     def is_redirect(self) -> bool:
         """A 3xx with a ``Location``."""
         return 300 <= self.status < 400 and "location" in self.headers
+
+    def json_object(self) -> dict[str, Any] | None:
+        """The body as a JSON object, or ``None`` if it is not one."""
+        try:
+            data = json.loads(self.body)
+        except ValueError:
+            return None
+        return data if isinstance(data, dict) else None
 
 
 async def _exchange(

@@ -12,7 +12,7 @@ __all__ = ["register", "run"]
 
 def register(parser: argparse.ArgumentParser) -> None:
     """Register the sub-command's arguments."""
-    from gcbridge.demo.defaults import DEFAULT_PORT
+    from gcbridge.demo.paths import DEFAULT_DATA_DIR, DEFAULT_PORT
 
     parser.add_argument(
         "--headless",
@@ -28,15 +28,15 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--screenshot", metavar="PATH", help="save the window (or page) as PNG")
     parser.add_argument(
         "--data-dir",
-        default=".gcbridge/demo",
+        default=DEFAULT_DATA_DIR,
         metavar="DIR",
-        help="emulator state and the WebView profile (default ./.gcbridge/demo)",
+        help="emulator state and the WebView profile (default ./%(default)s)",
     )
     parser.add_argument(
         "--port",
         type=int,
         default=DEFAULT_PORT,
-        help=f"emulator port (default {DEFAULT_PORT}; fixed, as the widget session is per origin)",
+        help="emulator port (default %(default)s; fixed, as the widget session is per origin)",
     )
     parser.add_argument(
         "--stay-signed-in",

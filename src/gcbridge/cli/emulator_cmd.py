@@ -15,6 +15,14 @@ import argparse
 import sys
 from typing import Any
 
+from gcbridge.emulator.settings import (
+    DEFAULT_ATTEMPT_TIMEOUT,
+    DEFAULT_DATA_DIR,
+    DEFAULT_HOST,
+    DEFAULT_PORT,
+    DEFAULT_RETRY_SCHEDULE,
+)
+
 __all__ = ["register", "run"]
 
 _LOG_LEVELS = ("critical", "error", "warning", "info", "debug")
@@ -30,16 +38,18 @@ def _port(text: str) -> int:
     return int(digits)  # the range is checked with the other settings (bad_port)
 
 
-def add_emulator_options(parser: argparse.ArgumentParser, *, default_port: int = 8000) -> None:
+def add_emulator_options(
+    parser: argparse.ArgumentParser, *, default_port: int = DEFAULT_PORT
+) -> None:
     """The options of ``gcbridge emulator`` (``exec`` takes them too, with a free port)."""
     parser.add_argument(
-        "--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)"
+        "--host", default=DEFAULT_HOST, help="address to listen on (default %(default)s)"
     )
     parser.add_argument(
         "--port",
         type=_port,
         default=default_port,
-        help=f"port (default {default_port}; 0 picks a free one)"
+        help="port (default %(default)s; 0 picks a free one)"
         if default_port
         else "port (default: a free one)",
     )
@@ -47,7 +57,7 @@ def add_emulator_options(parser: argparse.ArgumentParser, *, default_port: int =
         "--data-dir",
         default=None,
         metavar="DIR",
-        help="SQLite state and keys (default ./.gcbridge)",
+        help=f"SQLite state and keys (default ./{DEFAULT_DATA_DIR})",
     )
     parser.add_argument(
         "--ephemeral",
@@ -80,7 +90,9 @@ def add_emulator_options(parser: argparse.ArgumentParser, *, default_port: int =
     parser.add_argument(
         "--retry-schedule",
         metavar="SECONDS",
-        help="webhook retry delays, comma-separated (default 0,60,300,900,3600,21600)",
+        help="webhook retry delays, comma-separated (default "
+        + ",".join(f"{delay:g}" for delay in DEFAULT_RETRY_SCHEDULE)
+        + ")",
     )
     parser.add_argument(
         "--allow-private-receivers",
@@ -90,9 +102,9 @@ def add_emulator_options(parser: argparse.ArgumentParser, *, default_port: int =
     parser.add_argument(
         "--attempt-timeout",
         type=float,
-        default=10.0,
+        default=DEFAULT_ATTEMPT_TIMEOUT,
         metavar="S",
-        help="per-delivery-attempt timeout (default 10)",
+        help="per-delivery-attempt timeout (default %(default)g)",
     )
     parser.add_argument(
         "--log-level", default="warning", choices=_LOG_LEVELS, help="server log level"
@@ -216,7 +228,7 @@ def data_dir_of(args: argparse.Namespace, stack: Any) -> str:
     from gcbridge.emulator.errors import ConfigError
 
     if not args.ephemeral:
-        return str(args.data_dir or ".gcbridge")
+        return str(args.data_dir or DEFAULT_DATA_DIR)
     if args.data_dir:
         raise ConfigError("--ephemeral and --data-dir: choose one", reason="bad_data_dir")
     path = tempfile.mkdtemp(prefix="gcbridge-emulator-")
@@ -233,15 +245,16 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace, stack: Any) -> int:
-    from gcbridge.cli.emulator_banner import start_lines
     from gcbridge.cli.foreground import serve_foreground
 
     sock, settings, app = prepare(args, stack, announce=True)
     port = settings.port
 
     def ready() -> None:
-        print("\n".join(start_lines(_url(args.host, port))), flush=True)
-        print(f"gcbridge emulator ready on {_url(args.host, port)}", flush=True)
+        # Where to look (the dashboard, the API pages), then the line scripts wait for.
+        base = _url(args.host, port)
+        print(f"gcbridge emulator: dashboard {base}/dashboard/ · API {base}/docs", flush=True)
+        print(f"gcbridge emulator ready on {base}", flush=True)
 
     return serve_foreground(
         app,
@@ -267,8 +280,8 @@ def prepare(args: argparse.Namespace, stack: Any, *, announce: bool) -> tuple[An
     require_extra("gcbridge emulator", "emulator", EMULATOR_MODULES)
 
     from gcbridge.cli.ports import bind_port
-    from gcbridge.emulator.app import create_app
     from gcbridge.emulator.datalock import lock_data_dir
+    from gcbridge.emulator.service import create_app
     from gcbridge.emulator.settings import Settings
     from gcbridge.emulator.sites import load_sites
 

@@ -7,10 +7,10 @@ exit status (128 + N if a signal N ended it)::
 
     gcbridge emulator exec --clock manual --ephemeral --allow-private-receivers -- npm test
 
-The variables (contract.md): ``GC_EMULATOR_URL``, ``GC_EMULATOR_ADMIN_TOKEN``,
-``GC_WEBSITE_ID``, ``GC_SHORTNAME``, ``GC_ACCOUNT_TOKEN``, ``GC_SSO_PUBLIC_KEY``,
-``GC_SSO_SECRET``. They are local test credentials and are passed only to CMD,
-never printed.
+The variables (docs/reference/emulator-control.md): ``GC_EMULATOR_URL``,
+``GC_EMULATOR_ADMIN_TOKEN``, ``GC_WEBSITE_ID``, ``GC_SHORTNAME``, ``GC_ACCOUNT_TOKEN``,
+``GC_SSO_PUBLIC_KEY``, ``GC_SSO_SECRET``. They are local test credentials and are passed
+only to CMD, never printed.
 
 Ctrl-C in a terminal reaches CMD too (same process group): exec waits for CMD to
 stop (then SIGTERMs it, then kills it), stops the emulator and exits 130. A

@@ -18,11 +18,12 @@ import urllib.error
 import urllib.request
 from urllib.parse import urlsplit
 
+from gcbridge.emulator.settings import DEFAULT_HOST, DEFAULT_PORT
 from gcbridge.errors import GcBridgeError
 
 __all__ = ["register", "run", "NotReady"]
 
-DEFAULT_URL = "http://127.0.0.1:8000"
+DEFAULT_URL = f"http://{DEFAULT_HOST}:{DEFAULT_PORT}"
 
 
 class NotReady(GcBridgeError):
@@ -34,14 +35,14 @@ class NotReady(GcBridgeError):
 def register(parser: argparse.ArgumentParser) -> None:
     """Arguments of ``gcbridge emulator ready``."""
     parser.add_argument(
-        "--url", default=DEFAULT_URL, help=f"the emulator's base URL (default {DEFAULT_URL})"
+        "--url", default=DEFAULT_URL, help="the emulator's base URL (default %(default)s)"
     )
     parser.add_argument(
         "--timeout",
         type=float,
         default=30.0,
         metavar="S",
-        help="give up after S seconds (default 30)",
+        help="give up after S seconds (default %(default)g)",
     )
     parser.set_defaults(func=run)
 

@@ -27,7 +27,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from gcbridge_harness.app.page_waits import wait_seconds
+from gcbridge_harness.app.page_waits import DEFAULT_WAIT, wait_seconds
 
 from gcbridge.cli.harness_progress import Interrupt, ProgressPrinter
 from gcbridge.signals import stop_line
@@ -84,7 +84,8 @@ def register(parser: argparse.ArgumentParser) -> None:
         "--wait",
         metavar="SECONDS",
         type=wait_seconds,
-        help="how long a scenario waits for what it expects before it fails (default 10; "
+        help="how long a scenario waits for what it expects before it fails (default "
+        f"{DEFAULT_WAIT:g}; "
         "raise it for a slow CI machine)",
     )
     run_parser.set_defaults(func=run)

@@ -19,25 +19,14 @@ import json
 import os
 import sys
 
-from gcbridge.errors import GcBridgeError
+from gcbridge.cli.webhooks_cmd import CliError, secret_from_env
+from gcbridge.sso.policy import DEFAULT_LEEWAY, DEFAULT_MAX_AGE
 
 __all__ = ["register"]
 
 
-class CliError(GcBridgeError):
-    """A usage error of the sso sub-commands."""
-
-    reason = "usage"
-
-
 def _secret(var: str) -> str:
-    value = os.environ.get(var, "")
-    if not value:
-        raise CliError(
-            f"environment variable {var} is not set (it must hold the SSO secret)",
-            reason="secret_env_unset",
-        )
-    return value
+    return secret_from_env(var, "SSO")
 
 
 def _issue(args: argparse.Namespace) -> int:
@@ -124,6 +113,27 @@ def _check(args: argparse.Namespace) -> int:
     return run_check(args, _secret(args.secret_env))
 
 
+def _add_age_options(parser: argparse.ArgumentParser) -> None:
+    # The SDK's own defaults (gcbridge.sso.policy), printed from them.
+    parser.add_argument(
+        "--max-age",
+        type=float,
+        default=DEFAULT_MAX_AGE,
+        metavar="S",
+        help="token lifetime in seconds: older tokens are expired (default %(default)g, "
+        "as the service)",
+    )
+    parser.add_argument(
+        "--leeway",
+        type=float,
+        default=DEFAULT_LEEWAY,
+        metavar="S",
+        help="clock skew tolerated both ways, seconds: accepted when"
+        " -leeway <= now - issued <= max-age + leeway (default %(default)g)",
+    )
+    parser.add_argument("--now", type=float, help=argparse.SUPPRESS)
+
+
 def register(parser: argparse.ArgumentParser) -> None:
     """Add ``issue``, ``verify`` and ``check``."""
     sub = parser.add_subparsers(dest="sso_command", metavar="ACTION")
@@ -165,22 +175,7 @@ def register(parser: argparse.ArgumentParser) -> None:
         metavar="VAR",
         help="environment variable holding the SSO secret",
     )
-    verify.add_argument(
-        "--max-age",
-        type=float,
-        default=300,
-        metavar="S",
-        help="token lifetime in seconds: older tokens are expired (default 300, as the service)",
-    )
-    verify.add_argument(
-        "--leeway",
-        type=float,
-        default=30,
-        metavar="S",
-        help="clock skew tolerated both ways, seconds: accepted when"
-        " -leeway <= now - issued <= max-age + leeway (default 30)",
-    )
-    verify.add_argument("--now", type=float, help=argparse.SUPPRESS)
+    _add_age_options(verify)
     verify.add_argument(
         "--token-env",
         metavar="VAR",
@@ -251,13 +246,7 @@ def register(parser: argparse.ArgumentParser) -> None:
         "--timeout",
         type=float,
         default=10,
-        help="seconds for each request in total (default 10)",
+        help="seconds for each request in total (default %(default)s)",
     )
-    check.add_argument(
-        "--max-age", type=float, default=300, help="token lifetime, seconds (default 300)"
-    )
-    check.add_argument(
-        "--leeway", type=float, default=30, help="clock-skew allowance, seconds (default 30)"
-    )
-    check.add_argument("--now", type=float, help=argparse.SUPPRESS)
+    _add_age_options(check)
     check.set_defaults(func=_check)

@@ -10,7 +10,6 @@ the emulator answers with is never printed.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -85,11 +84,8 @@ def try_login(
         )
     except HttpProblem as exc:
         return EmulatorLogin(base, False, exc.reason, str(exc))
-    try:
-        data = json.loads(answer.body)
-    except ValueError:
-        data = None
-    if not isinstance(data, dict):
+    data = answer.json_object()
+    if data is None:
         return EmulatorLogin(
             base, False, "not_an_emulator", f"HTTP {answer.status}, not a JSON object"
         )

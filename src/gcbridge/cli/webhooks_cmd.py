@@ -17,22 +17,23 @@ import sys
 from typing import Any
 
 from gcbridge.errors import GcBridgeError
+from gcbridge.webhooks.signature import DEFAULT_TOLERANCE
 
 __all__ = ["register", "secret_from_env"]
 
 
 class CliError(GcBridgeError):
-    """A usage error of the webhooks sub-commands."""
+    """A usage error of the webhooks and sso sub-commands."""
 
     reason = "usage"
 
 
-def secret_from_env(var: str) -> str:
-    """The secret in environment variable ``var``; a clear error naming it if unset."""
+def secret_from_env(var: str, what: str = "webhook") -> str:
+    """The ``what`` secret in environment variable ``var``; a clear error naming it if unset."""
     value = os.environ.get(var, "")
     if not value:
         raise CliError(
-            f"environment variable {var} is not set (it must hold the webhook secret)",
+            f"environment variable {var} is not set (it must hold the {what} secret)",
             reason="secret_env_unset",
         )
     return value
@@ -65,7 +66,7 @@ def _listen(args: argparse.Namespace) -> int:
 
     from gcbridge.cli.foreground import serve_foreground
     from gcbridge.cli.ports import bind_port
-    from gcbridge.webhooks.listen import create_listen_app
+    from gcbridge.webhooks.listen import create_app
 
     secret = _secret(args)
     respond = clock = None
@@ -90,7 +91,7 @@ def _listen(args: argparse.Namespace) -> int:
         extra: dict[str, Any] = {"respond": respond}
         if clock is not None:
             extra["clock"] = clock
-        app = create_listen_app(secret, tolerance=args.tolerance, delivery_log=log, **extra)
+        app = create_app(secret, tolerance=args.tolerance, delivery_log=log, **extra)
 
         def ready() -> None:
             print(f"gcbridge webhooks listening on http://{shown}:{port}/", flush=True)
@@ -125,15 +126,15 @@ def _now_ms() -> int:
 
 
 def _sign(args: argparse.Namespace) -> int:
-    from gcbridge.webhooks.signature import signed_headers
+    from gcbridge.webhooks.signature import SIGNATURE_HEADER, TIMESTAMP_HEADER, sign
 
     secret = _secret(args)
     body = _read_body(args.file)
     timestamp = _now_ms() if args.timestamp is None else args.timestamp
     if _seconds_hint(timestamp):
         print(f"note{_seconds_hint(timestamp)}", file=sys.stderr)
-    for name, value in signed_headers(secret, timestamp, body).items():
-        print(f"{name}: {value}")
+    print(f"{TIMESTAMP_HEADER}: {timestamp}")
+    print(f"{SIGNATURE_HEADER}: {sign(secret, timestamp, body)}")
     return 0
 
 
@@ -180,8 +181,13 @@ def register(parser: argparse.ArgumentParser) -> None:
         help="run a local receiver that verifies and prints deliveries",
     )
     listen.add_argument("--port", type=int, required=True, help="TCP port (0 picks a free one)")
-    listen.add_argument("--host", default="127.0.0.1", help="bind address (default 127.0.0.1)")
-    listen.add_argument("--tolerance", type=float, default=300, help="timestamp window, seconds")
+    listen.add_argument("--host", default="127.0.0.1", help="bind address (default %(default)s)")
+    listen.add_argument(
+        "--tolerance",
+        type=float,
+        default=DEFAULT_TOLERANCE,
+        help="timestamp window, seconds (default %(default)g)",
+    )
     listen.add_argument(
         "--delivery-log",
         metavar="URL",

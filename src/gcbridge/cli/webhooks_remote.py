@@ -1,6 +1,6 @@
 """An HTTP client of a running emulator's webhook routes (``webhooks trigger|calls|replay``).
 
-Only the emulator's public routes are used (contract.md): ``GET /api/dashboard/site``
+Only the emulator's public routes are used: ``GET /api/dashboard/site``
 (the site of the account token), ``POST /api/pub/auth/register`` (a throw-away test
 user), the comment and moderation routes (which fire the events), ``GET
 /webhook/website/{id}/calls`` and ``POST /webhook/call/{id}/replay``. The SDKs do
@@ -30,7 +30,7 @@ import httpx
 
 from gcbridge.cli.bounded_http import HttpProblem, bounded_request
 from gcbridge.errors import GcBridgeError
-from gcbridge.webhooks.signature import EVENT_TYPES
+from gcbridge.webhooks.catalog import EVENT_TYPES, kind
 
 __all__ = [
     "RemoteError",
@@ -135,11 +135,8 @@ class EmulatorClient:
             else:
                 message = f"{method} {path}: {exc}"
             raise RemoteError(message, reason=exc.reason) from None
-        try:
-            data = json.loads(response.body)
-        except ValueError:
-            data = None
-        if not isinstance(data, dict):
+        data = response.json_object()
+        if data is None:
             raise RemoteError(
                 f"{method} {path}: HTTP {response.status}, not a JSON object "
                 "(is this URL a gcbridge emulator?)",
@@ -276,16 +273,17 @@ class EmulatorClient:
         if not isinstance(comment.get("id"), str):
             raise _bad_answer("POST", "/api/pub/comments", 'no comment "id" in the answer')
         comment_id = str(comment["id"])
-        if event_type == "comment.updated":
+        trigger = kind(event_type).trigger  # "post": the comment just posted fired it
+        if trigger == "edit":
             self._request(
                 "PATCH",
                 f"/api/pub/comments/{comment_id}",
                 auth=session,
                 json={"content": "Edited by gcbridge webhooks trigger"},
             )
-        elif event_type == "comment.deleted":
+        elif trigger == "delete":
             self._request("DELETE", f"/api/pub/comments/{comment_id}", auth=session)
-        elif event_type == "comment.approved":
+        elif trigger == "approve":
             self._request("POST", f"/api/moderation/comments/{comment_id}/approve")
         return Fired(event_type, comment_id)
 

@@ -14,13 +14,14 @@ import os
 import sys
 from typing import Any
 
+from gcbridge.cli.emulator_ready import DEFAULT_URL
+from gcbridge.emulator.webhooks.journal import CALL_STATUSES
 from gcbridge.errors import GcBridgeError
+from gcbridge.webhooks.catalog import EVENT_TYPES
 from gcbridge.webhooks.listen import printable
-from gcbridge.webhooks.signature import EVENT_TYPES
 
 __all__ = ["register_remote", "format_call", "CALLS_HEADER"]
 
-CALL_STATUSES = ("pending", "succeeded", "failed")
 CALLS_HEADER = (
     f"{'CALL':<26} {'EVENT':<17} {'STATUS':<10} {'CODE':>4} {'TRIES':>5}  {'CREATED':<24} DELIVERY"
 )
@@ -190,9 +191,9 @@ def register_remote(sub: Any) -> None:
     def emulator_options(p: argparse.ArgumentParser) -> None:
         p.add_argument(
             "--emulator",
-            default="http://127.0.0.1:8000",
+            default=DEFAULT_URL,
             metavar="URL",
-            help="base URL of the running emulator (default http://127.0.0.1:8000)",
+            help="base URL of the running emulator (default %(default)s)",
         )
         p.add_argument("--website-id", required=True, metavar="ID", help="the site's website_id")
         p.add_argument(
@@ -206,7 +207,7 @@ def register_remote(sub: Any) -> None:
             type=float,
             default=10.0,
             metavar="S",
-            help="seconds for each request to the emulator, in total (default 10)",
+            help="seconds for each request to the emulator, in total (default %(default)g)",
         )
 
     trigger = sub.add_parser(
@@ -220,7 +221,10 @@ def register_remote(sub: Any) -> None:
     emulator_options(trigger)
     trigger.add_argument("event", metavar="EVENT", choices=EVENT_TYPES, help=", ".join(EVENT_TYPES))
     trigger.add_argument(
-        "--timeout", type=float, default=30, help="seconds to wait for the delivery (default 30)"
+        "--timeout",
+        type=float,
+        default=30,
+        help="seconds to wait for the delivery (default %(default)g)",
     )
     trigger.set_defaults(func=_trigger)
 
@@ -236,7 +240,7 @@ def register_remote(sub: Any) -> None:
         "--limit",
         type=int,
         default=50,
-        help="rows (1-200, default 50); with --follow, the newest this many on each poll",
+        help="rows (1-200, default %(default)s); with --follow, the newest this many on each poll",
     )
     calls.add_argument(
         "--follow",
@@ -263,7 +267,9 @@ def register_remote(sub: Any) -> None:
         help="the failed call (a unique prefix of its id is enough). Replaying a call "
         "already replayed answers that replay and delivers nothing more, unless it failed",
     )
-    replay.add_argument("--timeout", type=float, default=30, help="seconds to wait (default 30)")
+    replay.add_argument(
+        "--timeout", type=float, default=30, help="seconds to wait (default %(default)g)"
+    )
     replay.add_argument(
         "--no-wait", action="store_true", help="print the new call id without waiting"
     )

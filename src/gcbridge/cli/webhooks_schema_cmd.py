@@ -2,7 +2,7 @@
 
 The schema is draft 2020-12 and self-contained (``$defs`` inline), made from the
 receiver SDK's models (:mod:`gcbridge.webhooks.event_schemas`); without EVENT_TYPE,
-the schema of any delivery body (``oneOf`` the four, told apart by ``event_type``).
+the schema of any delivery body (``oneOf`` the event types, told apart by ``event_type``).
 Needs nothing beyond the SDK (no FastAPI). An unknown type is a usage error (exit 2)
 naming the known ones.
 """
@@ -13,18 +13,18 @@ import argparse
 import sys
 from typing import Any
 
-from gcbridge.webhooks.signature import EVENT_TYPES
+from gcbridge.webhooks.catalog import CATALOG, EVENT_TYPES
 
 __all__ = ["register_schema"]
 
 
 def _schema(args: argparse.Namespace) -> int:
     # Imported here: building every parser at start-up should not load pydantic models.
-    from gcbridge.webhooks.event_schemas import EVENT_CATALOG, schema_json
+    from gcbridge.webhooks.event_schemas import schema_json
 
     if args.list:
-        for event_type, fires in EVENT_CATALOG.items():
-            print(f"{event_type:<17} {fires}")
+        for event in CATALOG:
+            print(f"{event.name:<17} {event.fires_when}")
         return 0
     sys.stdout.write(schema_json(args.event_type))
     return 0

@@ -1,4 +1,4 @@
-"""The demo's native app: what an app team writes around the WebView (spec 6.2).
+"""The demo's native app: what an app team writes around the WebView.
 
 :class:`DemoApp` is host-agnostic: the Qt window and headless Chromium each give it a
 :class:`WebViewHost` (``evaluate_js``) and call :meth:`DemoApp.page_finished` and
@@ -98,7 +98,7 @@ class DemoApp:
         )
 
     def on_bridge_message(self, raw: str) -> None:
-        """A string forwarded by bridge.js: parse it and act on its ``name`` (spec 6.2)."""
+        """A string forwarded by bridge.js: parse it and act on its ``name``."""
         try:
             message = json.loads(raw)
             name = message["name"]

@@ -1,7 +1,7 @@
 """The sample customer backend of the demo: app sign-in, ssoData, webhook receiver.
 
-It is the harness's sample backend (:mod:`gcbridge_harness.world.backend`: the app's users
-behind ``Authorization: Bearer <app token>``, and ``GET /sso-data`` from
+It is the sample backend (:mod:`gcbridge.sample_backend`, which the harness runs too: the
+app's users behind ``Authorization: Bearer <app token>``, and ``GET /sso-data`` from
 :func:`gcbridge.sso.fastapi.sso_router`), reused as is, plus two routes the demo needs:
 
 - ``POST /app/login {"username"}`` -> ``{"token", "user"}``: the app's own sign-in.
@@ -9,30 +9,33 @@ behind ``Authorization: Bearer <app token>``, and ``GET /sso-data`` from
   run's login key (``X-Demo-Login-Key``) instead: only the demo's own app holds it.
 - ``POST /webhooks/gc``: the webhook receiver, verified with
   :func:`gcbridge.webhooks.construct_delivery` over the raw body and de-duplicated by the
-  SDK's :class:`~gcbridge.webhooks.DeliveryLog`; every verified delivery (and every
+  SDK's :class:`~gcbridge.webhooks.DeliveryLog` as the SDK's own receiver does: the
+  delivery is acquired, processed, then completed (released if processing failed); a copy
+  of a processed one is acknowledged (204), a copy still being processed is answered 503
+  with ``Retry-After`` so the service retries it. Every verified delivery (and every
   refused one) goes on the :class:`~gcbridge.demo.timeline.Timeline`.
 """
 
 # No ``from __future__ import annotations``: FastAPI resolves route annotations at runtime.
 
+import math
 import secrets
 import threading
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field, replace
+from typing import Any
 
 from fastapi import FastAPI, HTTPException, Request, Response
 from pydantic import BaseModel
 
 from gcbridge.demo.timeline import Timeline
-from gcbridge.webhooks import DeliveryLog
-
-if TYPE_CHECKING:
-    from gcbridge_harness.world.backend import AppUser
+from gcbridge.sample_backend import DEMO_USERS, AppUser, UserDirectory
+from gcbridge.sample_backend import create_app as create_sample_backend
+from gcbridge.webhooks import DeliveryLog, WebhookError, construct_delivery
 
 __all__ = [
     "ReceiverState",
     "DemoCredentials",
-    "create_backend_app",
+    "create_app",
     "demo_usernames",
     "LOGIN_KEY_HEADER",
 ]
@@ -42,9 +45,7 @@ LOGIN_KEY_HEADER = "X-Demo-Login-Key"
 
 
 def demo_usernames() -> list[str]:
-    """The users the app offers to sign in (the harness's ``DEMO_USERS``)."""
-    from gcbridge_harness.world.backend import DEMO_USERS
-
+    """The users the app offers to sign in (the sample backend's ``DEMO_USERS``)."""
     return [user.username for user in DEMO_USERS]
 
 
@@ -67,7 +68,7 @@ class DemoCredentials:
     does not ask for; it stays in the demo's process.
     """
 
-    users: tuple["AppUser", ...]
+    users: tuple[AppUser, ...]
     login_key: str = field(repr=False)
 
     def __repr__(self) -> str:  # never a token in a log line
@@ -76,10 +77,6 @@ class DemoCredentials:
     @classmethod
     def new(cls) -> "DemoCredentials":
         """Fresh random tokens for the demo's users, and a fresh login key."""
-        from dataclasses import replace
-
-        from gcbridge_harness.world.backend import DEMO_USERS
-
         users = tuple(replace(user, token=secrets.token_urlsafe(32)) for user in DEMO_USERS)
         return cls(users=users, login_key=secrets.token_urlsafe(32))
 
@@ -88,7 +85,7 @@ class _Login(BaseModel):
     username: str
 
 
-def create_backend_app(
+def create_app(
     sso_secret: str,
     timeline: Timeline,
     receiver: ReceiverState,
@@ -98,11 +95,6 @@ def create_backend_app(
 
     ``credentials`` are the run's users and login key (fresh ones when omitted).
     """
-    from gcbridge_harness.world.backend import UserDirectory
-    from gcbridge_harness.world.backend import create_backend_app as create_sample_backend
-
-    from gcbridge.webhooks import WebhookError, construct_delivery
-
     run = credentials or DemoCredentials.new()
     app: FastAPI = create_sample_backend(sso_secret, UserDirectory(run.users))
     by_name = {user.username: user for user in run.users}
@@ -124,27 +116,34 @@ def create_backend_app(
         body = await request.body()  # raw bytes: the signature covers them, not a re-serialization
         with receiver.lock:
             accepted = list(receiver.secrets)
+        log = receiver.log
         try:
             delivery = construct_delivery(accepted, body, request.headers)
-            delivery_id = delivery.delivery_id or ""
-            # the idempotency key (spec 6.1), and a captured request under a new id
-            status = receiver.log.claim(delivery_id, delivery.signature, delivery.timestamp_ms)
+            # the idempotency key, and a captured request under a new id
+            claim = log.acquire(delivery.delivery_id, delivery.signature, delivery.timestamp_ms)
         except WebhookError as exc:
             timeline.record("webhook.refused", f"delivery refused: {exc.reason}", reason=exc.reason)
             return Response(status_code=401)
-        if status == "duplicate":  # acknowledge, do not process twice
+        if claim.status == "duplicate":  # processed already: acknowledge, do not process twice
             return Response(status_code=204)
-        event = delivery.event
-        comment = event.data.comment
-        timeline.record(
-            "webhook.verified",
-            f"webhook {event.event_type} delivered, signature VERIFIED "
-            f"(comment {comment.id} by {comment.author.name}: {comment.content!r})",
-            event_type=event.event_type,
-            delivery_id=delivery_id,
-            comment_id=comment.id,
-            content=comment.content,
-        )
+        if claim.status == "in_flight":  # being processed: the service retries it later
+            return Response(status_code=503, headers={"Retry-After": str(math.ceil(log.lease))})
+        try:
+            event = delivery.event
+            comment = event.data.comment
+            timeline.record(
+                "webhook.verified",
+                f"webhook {event.event_type} delivered, signature VERIFIED "
+                f"(comment {comment.id} by {comment.author.name}: {comment.content!r})",
+                event_type=event.event_type,
+                delivery_id=delivery.delivery_id or "",
+                comment_id=comment.id,
+                content=comment.content,
+            )
+        except BaseException:
+            log.release(claim)  # the service's retry is processed, not skipped
+            raise
+        log.complete(claim)
         return Response(status_code=204)
 
     return app

@@ -1,6 +1,6 @@
 """Desktop mode: a pywebview window (Qt backend) that behaves like a native app.
 
-Why this layout. The spec loads the widget in a *standalone* WebView: the widget is
+Why this layout. The service loads the widget in a *standalone* WebView: the widget is
 the top-level document, with no iframe and no embed script, and the app talks to it
 only through injected JavaScript (App -> Web) and the bridge's transport (Web -> App).
 So the window's one WebView loads gc_url + api_public_key directly, and the app's own

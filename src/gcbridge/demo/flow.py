@@ -1,5 +1,5 @@
 """The scripted flow both modes run: sign in, see the widget signed in, comment, see the
-verified ``comment.created`` delivery and the comment listed in the widget, sign out.
+verified delivery of the new comment's event and the comment listed in the widget, sign out.
 
 Each step has a timeout and the flow stops at the first that fails. The flow never
 touches the WebView itself: it asks a :class:`FlowDriver` to run things on the app
@@ -16,6 +16,7 @@ from typing import Any, Protocol, TypeVar
 
 from gcbridge.demo.app import DemoApp
 from gcbridge.demo.timeline import Timeline, TimelineEvent
+from gcbridge.webhooks.catalog import CREATED
 
 __all__ = ["FlowDriver", "StepResult", "run_flow", "flow_summary", "POST_COMMENT_JS", "SHOWN_JS"]
 
@@ -173,11 +174,11 @@ def run_flow(
     delivered = event(
         "webhook.verified",
         where=lambda e: (
-            e.data.get("event_type") == "comment.created" and e.data.get("comment_id") == comment_id
+            e.data.get("event_type") == CREATED.name and e.data.get("comment_id") == comment_id
         ),
     )
     if not step(
-        "comment.created delivered and VERIFIED", delivered, "no verified delivery at the receiver"
+        f"{CREATED.name} delivered and VERIFIED", delivered, "no verified delivery at the receiver"
     ):
         return results
 

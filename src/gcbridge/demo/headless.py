@@ -1,6 +1,6 @@
 """Headless mode: the same app, with headless Chromium (Playwright) as its WebView.
 
-Chromium stands in for a React Native WebView, the other injection point of the spec
+Chromium stands in for a React Native WebView, the other injection point
 (the desktop window shows the Android one): bridge.js goes in before the page's own
 scripts (``injectedJavaScriptBeforeContentLoaded``, here an init script) and forwards
 through a string-only ``window.ReactNativeWebView.postMessage``, so the timeline shows

@@ -8,11 +8,11 @@ import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, NamedTuple, TextIO
 
 from gcbridge.demo.errors import DemoError
 from gcbridge.demo.flow import StepResult, flow_summary, run_flow
-from gcbridge.demo.paths import absolute, shown
+from gcbridge.demo.paths import DEFAULT_DATA_DIR, absolute, shown
 from gcbridge.demo.stack import DEFAULT_PORT, DemoStack
 from gcbridge.demo.stopping import Stopper
 from gcbridge.demo.timeline import Timeline, format_event
@@ -28,7 +28,7 @@ FLOW_STEPS = 7
 class DemoOptions:
     """What ``gcbridge demo`` was asked to do."""
 
-    data_dir: Path = Path(".gcbridge/demo")
+    data_dir: Path = Path(DEFAULT_DATA_DIR)
     port: int = DEFAULT_PORT
     headless: bool = False
     exit_after_flow: bool = False
@@ -129,9 +129,13 @@ def _run(options: DemoOptions, stop: Stopper, stream: TextIO) -> int:
             timeline.record("flow.done" if ok else "flow.failed", flow_summary(results, expected))
             return results if ok else []
 
-        if mode == "headless":
-            return _headless(options, stack, timeline, make_app, flow, stream, stop)
-        return _desktop(options, stack, timeline, make_app, flow, stream, stop)
+        run_mode = _headless if mode == "headless" else _desktop
+        code = run_mode(_Run(options, stack, timeline, make_app, flow, stream, stop))
+        if options.exit_after_flow and code != 0:
+            raise DemoError(
+                "the scripted flow did not complete (see the timeline above)", reason="flow_failed"
+            )
+        return code
 
 
 def _comments_api(stack: DemoStack) -> Callable[[], list[dict[str, Any]]]:
@@ -163,15 +167,20 @@ def _once(action: Callable[[], None] | None) -> tuple[Callable[[], None], Callab
     return run, lambda: bool(done)
 
 
-def _headless(
-    options: DemoOptions,
-    stack: DemoStack,
-    timeline: Timeline,
-    make_app: Any,
-    flow: Any,
-    out: TextIO,
-    stop: Stopper,
-) -> int:
+class _Run(NamedTuple):
+    """What either mode runs with: the options, the stack, the app and the flow, the output."""
+
+    options: DemoOptions
+    stack: DemoStack
+    timeline: Timeline
+    make_app: Any
+    flow: Any
+    out: TextIO
+    stop: Stopper
+
+
+def _headless(mode: _Run) -> int:
+    options, stack, timeline, make_app, flow, out, stop = mode
     from gcbridge.demo.headless import PlaywrightHost, run_headless
 
     def run(app: Any, host: PlaywrightHost) -> int:
@@ -207,25 +216,13 @@ def _headless(
                     "the browser closed unexpectedly", reason="browser_closed"
                 ) from None
 
-    code = run_headless(
+    return run_headless(
         stack.widget_url, options.data_dir / "chromium", make_app, run, stopped=lambda: stop.stopped
     )
-    if options.exit_after_flow and code != 0:
-        raise DemoError(
-            "the scripted flow did not complete (see the timeline above)", reason="flow_failed"
-        )
-    return code
 
 
-def _desktop(
-    options: DemoOptions,
-    stack: DemoStack,
-    timeline: Timeline,
-    make_app: Any,
-    flow: Any,
-    out: TextIO,
-    stop: Stopper,
-) -> int:
+def _desktop(mode: _Run) -> int:
+    options, stack, timeline, make_app, flow, _, stop = mode
     from gcbridge.demo.backend import demo_usernames
     from gcbridge.demo.desktop import run_desktop
 
@@ -246,7 +243,7 @@ def _desktop(
         close()
         return 0 if ok else 1
 
-    code = run_desktop(
+    return run_desktop(
         stack.widget_url,
         options.data_dir,
         timeline,
@@ -255,11 +252,6 @@ def _desktop(
         users=demo_usernames(),
         stopper=stop,
     )
-    if options.exit_after_flow and code != 0:
-        raise DemoError(
-            "the scripted flow did not complete (see the timeline above)", reason="flow_failed"
-        )
-    return code
 
 
 def _record_session_line(app: Any, driver: Any, timeline: Timeline, timeout: float) -> None:

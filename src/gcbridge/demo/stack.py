@@ -1,9 +1,10 @@
 """The demo's servers on loopback: the emulator and the sample customer backend.
 
 :class:`DemoStack` starts both, points the site's webhook at the backend's receiver
-through the real setup route (spec 4.2, ``Authorization: Bearer <account token>``),
-and asks thread-load (spec 4.1) for the widget URL, to which it appends
-``&api_public_key`` (spec 5.1 step 1). Both modes of the demo run on one stack.
+through the real setup route (``Authorization: Bearer <account token>``),
+and asks thread-load for the widget URL, to which it appends
+``&api_public_key`` (docs/explanation/service.md#loading-the-widget). Both modes of the demo
+run on one stack.
 """
 
 from __future__ import annotations
@@ -16,14 +17,14 @@ from types import TracebackType
 from typing import Any
 from urllib.parse import urlencode
 
-from gcbridge.demo.backend import DemoCredentials, ReceiverState, create_backend_app
-from gcbridge.demo.defaults import DEFAULT_PORT
+from gcbridge.demo import backend
+from gcbridge.demo.backend import DemoCredentials, ReceiverState
 from gcbridge.demo.errors import DemoError
+from gcbridge.demo.paths import DEFAULT_PORT
 from gcbridge.demo.timeline import Timeline
+from gcbridge.webhooks.catalog import EVENT_TYPES
 
 __all__ = ["DemoStack", "Article", "ARTICLE", "DEFAULT_PORT"]
-
-WEBHOOK_EVENTS = ["comment.created", "comment.updated", "comment.approved", "comment.deleted"]
 
 
 @dataclass(frozen=True)
@@ -90,7 +91,7 @@ class DemoStack:
         """Start both servers, configure the webhook, resolve the widget URL."""
         import httpx
 
-        from gcbridge.emulator.app import create_app
+        from gcbridge.emulator.service import create_app
         from gcbridge.emulator.settings import Settings
         from gcbridge.serving import BackgroundServer
 
@@ -111,21 +112,21 @@ class DemoStack:
         self.site = next(iter(settings.sites))
         self.timeline.record("emulator.ready", f"emulator ready on {self.emulator_url}")
 
-        backend = BackgroundServer(
-            lambda _port: create_backend_app(
+        sample = BackgroundServer(
+            lambda _port: backend.create_app(
                 self.site.sso_secret, self.timeline, self.receiver, self.credentials
             ),
             host=self.host,
         )
-        self._servers.append(backend.start())
-        self.backend_url = backend.url
+        self._servers.append(sample.start())
+        self.backend_url = sample.url
         self.timeline.record("backend.ready", f"customer backend ready on {self.backend_url}")
 
         with httpx.Client(base_url=self.emulator_url, timeout=10) as client:
             receiver_url = f"{self.backend_url}/webhooks/gc"
             answer = client.post(
                 f"/webhook/website/{self.site.website_id}/setup",
-                json={"url": receiver_url, "events": WEBHOOK_EVENTS},
+                json={"url": receiver_url, "events": list(EVENT_TYPES)},
                 headers={"Authorization": f"Bearer {self.site.account_token}"},
             )
             config = _json_or_fail(answer, "webhook setup")
@@ -133,7 +134,7 @@ class DemoStack:
                 self.receiver.secrets[:] = [config["secret"]]
             self.timeline.record(
                 "webhook.configured",
-                f"webhook -> {receiver_url} for {', '.join(config.get('events', WEBHOOK_EVENTS))}",
+                f"webhook -> {receiver_url} for {', '.join(config.get('events', EVENT_TYPES))}",
             )
             loaded = _json_or_fail(
                 client.get(
@@ -179,7 +180,7 @@ class DemoStack:
 
 
 def _json_or_fail(response: Any, what: str) -> dict[str, Any]:
-    # the service may answer 200 with a gcCode in the body (spec 5.2): check the body too
+    # the service may answer 200 with a gcCode in the body: check the body too
     try:
         body = response.json()
     except ValueError:

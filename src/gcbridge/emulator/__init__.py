@@ -21,7 +21,7 @@ __all__ = [
 
 def __getattr__(name: str):  # type: ignore[no-untyped-def]
     if name == "create_app":
-        from gcbridge.emulator.app import create_app
+        from gcbridge.emulator.service import create_app
 
         return create_app
     raise AttributeError(name)

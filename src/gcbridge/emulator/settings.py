@@ -1,7 +1,8 @@
 """Emulator settings: configuration is data, built in one place.
 
 ``Settings.from_options`` is the only constructor the CLI uses; tests build
-``Settings`` directly.
+``Settings`` directly. The defaults below are the ones ``gcbridge emulator --help``
+and the documentation print.
 """
 
 from __future__ import annotations
@@ -13,10 +14,25 @@ from urllib.parse import urlsplit
 from gcbridge.emulator.datadir import secure_data_dir
 from gcbridge.emulator.errors import ConfigError
 from gcbridge.emulator.sites import Site, Sites, load_or_create_demo_site, load_sites
+from gcbridge.sso.policy import DEFAULT_LEEWAY, DEFAULT_MAX_AGE
 
-__all__ = ["Settings", "DEFAULT_RETRY_SCHEDULE", "parse_retry_schedule"]
+__all__ = [
+    "Settings",
+    "DEFAULT_RETRY_SCHEDULE",
+    "DEFAULT_HOST",
+    "DEFAULT_PORT",
+    "DEFAULT_DATA_DIR",
+    "DEFAULT_ATTEMPT_TIMEOUT",
+    "parse_retry_schedule",
+]
 
 DEFAULT_RETRY_SCHEDULE: tuple[float, ...] = (0, 60, 300, 900, 3600, 21600)
+"""Seconds before each attempt of a delivery, counted from the one before: the service's."""
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8000
+DEFAULT_DATA_DIR = ".gcbridge"
+DEFAULT_ATTEMPT_TIMEOUT = 10.0
+"""Seconds one delivery attempt may take, connection included."""
 
 
 def parse_retry_schedule(text: str) -> tuple[float, ...]:
@@ -42,16 +58,16 @@ class Settings:
 
     sites: Sites
     data_dir: Path
-    host: str = "127.0.0.1"
-    port: int = 8000
+    host: str = DEFAULT_HOST
+    port: int = DEFAULT_PORT
     front_url: str | None = None  # default: http://HOST:PORT/widget/
     retry_schedule: tuple[float, ...] = DEFAULT_RETRY_SCHEDULE
     allow_private_receivers: bool = False
-    attempt_timeout: float = 10.0
+    attempt_timeout: float = DEFAULT_ATTEMPT_TIMEOUT
     response_body_limit: int = 2048
     session_max_age: int = 30 * 24 * 3600
-    sso_max_age: int = 300
-    sso_leeway: int = 30
+    sso_max_age: int = DEFAULT_MAX_AGE
+    sso_leeway: int = DEFAULT_LEEWAY
     request_log: bool = False  # record every request (tests only: see requestlog.py)
     clock_mode: str = "system"  # --clock: system (wall time) or manual (moved by /_emulator/clock)
     # --admin-token-env; None: generated into <data_dir>/admin-token (control/token.py)
@@ -91,14 +107,14 @@ class Settings:
     def from_options(
         cls,
         *,
-        host: str = "127.0.0.1",
-        port: int = 8000,
-        data_dir: str | Path = ".gcbridge",
+        host: str = DEFAULT_HOST,
+        port: int = DEFAULT_PORT,
+        data_dir: str | Path = DEFAULT_DATA_DIR,
         sites_file: str | Path | None = None,
         front_url: str | None = None,
         retry_schedule: str | None = None,
         allow_private_receivers: bool = False,
-        attempt_timeout: float = 10.0,
+        attempt_timeout: float = DEFAULT_ATTEMPT_TIMEOUT,
         clock_mode: str = "system",
         admin_token: str | None = None,
     ) -> Settings:

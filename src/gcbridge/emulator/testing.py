@@ -6,7 +6,7 @@
         httpx.get(emu.url + "/api/pub/thread-load/", params=...)
         emu.site.account_token
 
-``EXAMPLE_SITE`` is the site of contract.md, for tests and docs.
+``EXAMPLE_SITE`` is the documented example site, for tests and docs.
 """
 
 from __future__ import annotations
@@ -23,26 +23,23 @@ from gcbridge.emulator.sites import Site, Sites
 
 __all__ = ["EXAMPLE_SITE", "OTHER_SITE", "RunningEmulator", "running_emulator"]
 
-# Documented example credentials (contract.md), for tests and docs only.
-EXAMPLE_SITE = Site(
-    shortname="demo",
-    website_id="5f1c0ffee0ddba11c0ffee00",
-    sso_public_key="pk_demo",
-    sso_secret="sso-secret",
-    account_token="acct-token",
-    site_key_id="sk_demo",
-    site_key_secret="site-key-secret",
-)
 
-OTHER_SITE = Site(
-    shortname="other",
-    website_id="0123456789abcdef01234567",
-    sso_public_key="pk_other",
-    sso_secret="other-sso-secret",
-    account_token="other-acct-token",
-    site_key_id="sk_other",
-    site_key_secret="other-site-key-secret",
-)
+def _example_site(shortname: str, website_id: str, prefix: str = "") -> Site:
+    # The documented example credentials (docs/reference/wire-formats.md), for tests and
+    # docs only: "sso-secret", "acct-token", ... (another site's begin with its name).
+    return Site(
+        shortname=shortname,
+        website_id=website_id,
+        sso_public_key=f"pk_{shortname}",
+        sso_secret=f"{prefix}sso-secret",
+        account_token=f"{prefix}acct-token",
+        site_key_id=f"sk_{shortname}",
+        site_key_secret=f"{prefix}site-key-secret",
+    )
+
+
+EXAMPLE_SITE = _example_site("demo", "5f1c0ffee0ddba11c0ffee00")
+OTHER_SITE = _example_site("other", "0123456789abcdef01234567", "other-")
 
 
 @dataclass
@@ -73,7 +70,7 @@ class RunningEmulator:
 
     @property
     def state(self) -> Any:
-        """The app's :class:`~gcbridge.emulator.app.EmulatorState`."""
+        """The app's :class:`~gcbridge.emulator.service.EmulatorState`."""
         return self.app.state.emulator
 
 
@@ -90,7 +87,7 @@ def running_emulator(
     **settings_kw: Any,
 ) -> Iterator[RunningEmulator]:
     """Start the emulator on loopback (private receivers allowed by default); stop it after."""
-    from gcbridge.emulator.app import create_app
+    from gcbridge.emulator.service import create_app
     from gcbridge.serving import BackgroundServer
 
     settings_kw.setdefault("allow_private_receivers", True)

@@ -7,7 +7,7 @@
     token = SsoIssuer(secret).issue({"id": "42", "username": "ada", "email": "ada@example.com"})
     user = SsoVerifier(secret).verify(token)          # -> SsoUser, or SsoInvalid / SsoExpired
 
-The format is the service's public one (contract.md, "ssoData (format gc)"), so
+The format is the service's public one (docs/reference/wire-formats.md#ssodata), so
 tokens work against the real service. FastAPI glue lives in
 :mod:`gcbridge.sso.fastapi` and is imported only when you ask for it.
 """

@@ -142,7 +142,7 @@ def _user_findings(message: str) -> tuple[list[Finding], dict[str, Any] | None]:
     try:
         claims = decode_message(message)
     except SsoInvalid as exc:
-        return [Finding(exc.reason, str(exc), _FORMAT_FIX.get(exc.reason, "see contract.md"))], None
+        return [Finding(exc.reason, str(exc), _FORMAT_FIX.get(exc.reason, "see the format"))], None
     try:
         user = SsoUser.model_validate(claims)
     except ValidationError as exc:

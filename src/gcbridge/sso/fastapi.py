@@ -1,4 +1,4 @@
-"""``GET /sso-data`` for customer backends (spec 5.1 step 3), as a FastAPI router.
+"""``GET /sso-data`` for customer backends, as a FastAPI router.
 
 ::
 

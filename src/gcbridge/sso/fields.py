@@ -1,11 +1,9 @@
 """The rules of each ssoData user field, as plain functions, and the diagnosis of refusals.
 
-:class:`~gcbridge.sso.user.SsoUser` applies these rules through pydantic; the
-issuer and the verifier first try :func:`fast_claims`, a plain-Python check that
-accepts only what ``SsoUser`` accepts (anything it is unsure of goes to the model,
-which gives the precise error). Every text check is a *full* match: a trailing
-newline is not "the same" value (``"alice\\n"`` beside ``"alice"`` would be an
-impersonation), and ids, usernames and e-mails refuse control characters and the
+:class:`~gcbridge.sso.user.SsoUser` applies these rules through pydantic: it is the one
+validator of a user, for the issuer and the verifier alike. Every text check is a *full*
+match: a trailing newline is not "the same" value (``"alice\\n"`` beside ``"alice"`` would
+be an impersonation), and ids, usernames and e-mails refuse control characters and the
 bidi controls that make text display in another order than it is stored.
 """
 
@@ -27,12 +25,11 @@ __all__ = [
     "email_ok",
     "language_ok",
     "picture_problem",
-    "fast_claims",
     "describe_errors",
 ]
 
 FIELDS = ("id", "username", "email", "language", "bio", "picture")
-"""The user fields of ssoData, in wire order (contract.md)."""
+"""The user fields of ssoData, in wire order."""
 REQUIRED = frozenset({"id", "username", "email"})
 """The fields every user must have."""
 
@@ -68,8 +65,6 @@ MEANT_FIELD = {
 }
 """Field names other formats use, and the service's field for each."""
 
-_FIELD_SET = frozenset(FIELDS)
-_BIG_ID = 10**30  # integer ids up to 30 digits take the fast path
 # Deliberately simple: one "@", no spaces or controls, a dot in the domain. Full
 # RFC 5322 is neither needed nor what the service checks; this catches typos.
 _EMAIL = re.compile(r"[^@\s\x00-\x1f\x7f]+@[^@\s\x00-\x1f\x7f]+\.[^@\s\x00-\x1f\x7f.]+")
@@ -78,11 +73,6 @@ _LANGUAGE = re.compile(r"[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})*", re.ASCII)
 # Explicit embeddings, overrides and isolates, and the invisible direction marks.
 _BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c")
 _UNSAFE_CATEGORIES = frozenset({"Cc", "Cs", "Zl", "Zp"})
-# A plain http(s) URL of printable ASCII, no spaces: a subset of what
-# picture_problem accepts, checked without urlsplit (the fast path's shape).
-_PLAIN_URL = re.compile(
-    r"https?://[A-Za-z0-9][A-Za-z0-9.-]*(?::[0-9]{1,5})?(?:[/?#][!-~]*)?", re.ASCII
-)
 
 
 class UserProblem(NamedTuple):
@@ -137,58 +127,6 @@ def picture_problem(value: str) -> str | None:
     if parts.scheme not in ("http", "https") or not parts.hostname:
         return "must be an absolute http(s) URL"
     return None
-
-
-def fast_claims(user: dict[str, Any]) -> dict[str, str] | None:
-    """The claims of a plain, valid user dict, in wire order; ``None`` when unsure.
-
-    Accepts only users :class:`~gcbridge.sso.user.SsoUser` accepts, and gives
-    the same claims; anything else (errors included) returns ``None`` and is
-    left to the model, which raises the precise error.
-    """
-    if not user.keys() <= _FIELD_SET:
-        return None
-    get = user.get
-    ident = get("id")
-    username = get("username")
-    email = get("email")
-    if type(ident) is not str:
-        if type(ident) is not int or not -_BIG_ID < ident < _BIG_ID:
-            return None
-        ident = str(ident)
-    if not (
-        type(username) is str
-        and type(email) is str
-        and 0 < len(ident) <= 255
-        and 0 < len(username) <= 255
-        and len(email) <= 320
-        # isprintable: no control, bidi, separator or other invisible character
-        # (stricter than the model, which allows some of them).
-        and (ident + username + email).isprintable()
-        and not ident.isspace()
-        and not username.isspace()
-        and _EMAIL.fullmatch(email) is not None
-    ):
-        return None
-    if len(user) == 3:
-        return {"id": ident, "username": username, "email": email}
-    claims = {"id": ident, "username": username, "email": email}
-    language = get("language")
-    if language is not None:
-        if type(language) is not str or _LANGUAGE.fullmatch(language) is None:
-            return None
-        claims["language"] = language
-    bio = get("bio")
-    if bio is not None:
-        if type(bio) is not str or len(bio) > 10_000:
-            return None
-        claims["bio"] = bio
-    picture = get("picture")
-    if picture is not None:
-        if type(picture) is not str or len(picture) > 2048 or not _PLAIN_URL.fullmatch(picture):
-            return None
-        claims["picture"] = picture
-    return claims
 
 
 def describe_errors(errors: list[Any]) -> tuple[UserProblem, ...]:

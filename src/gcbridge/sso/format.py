@@ -1,4 +1,4 @@
-"""The ssoData wire format "gc" (contract.md), as pure functions.
+"""The ssoData wire format "gc" (docs/reference/wire-formats.md#ssodata), as pure functions.
 
 ``<message> <signature> <timestamp>``, single spaces, where ``message`` is the
 standard base64 of the UTF-8 JSON user, ``timestamp`` Unix seconds in decimal and
@@ -7,16 +7,14 @@ standard base64 of the UTF-8 JSON user, ``timestamp`` Unix seconds in decimal an
 
 Threat model: anyone may send the verifier arbitrary text. Only the HMAC makes
 a token trustworthy, so the structure is checked with bounded regular
-expressions, the MAC is compared in constant time (itsdangerous's
-``HMACAlgorithm.verify_signature``, i.e. :func:`hmac.compare_digest`) *before*
-the message is decoded, and every decoding failure is translated into
+expressions, the MAC is compared in constant time (:func:`hmac.compare_digest`)
+*before* the message is decoded, and every decoding failure is translated into
 :class:`~gcbridge.sso.errors.SsoInvalid` with a reason code.
 """
 
 from __future__ import annotations
 
 import binascii
-import hashlib
 import hmac
 import json
 import re
@@ -24,7 +22,6 @@ from collections.abc import Mapping
 from typing import Any, NamedTuple
 
 from itsdangerous.encoding import want_bytes
-from itsdangerous.signer import HMACAlgorithm
 
 from gcbridge.sso.errors import SsoInvalid
 
@@ -36,49 +33,17 @@ __all__ = [
     "compute_signature",
     "signature_matches",
     "encode_message",
-    "encode_checked_message",
     "decode_message",
-    "TOKEN_SHAPE",
-    "hmac_digest",
-    "keyed_sha1",
     "assemble",
 ]
 
 MAX_TOKEN_LENGTH = 16 * 1024
 """Longest ssoData accepted; a user with a long bio stays far below it."""
 
-_ALGORITHM = HMACAlgorithm(hashlib.sha1)
-# What json.dumps(..., ensure_ascii=False, separators=(",", ":")) builds on every
-# call, built once.
-_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))  # built once
 _MESSAGE = re.compile(r"[A-Za-z0-9+/=]+")
 _SIGNATURE = re.compile(r"[0-9a-f]{40}")
 _TIMESTAMP = re.compile(r"[0-9]{1,12}")
-TOKEN_SHAPE = re.compile(r"([A-Za-z0-9+/=]+) ([0-9a-f]{40}) ([0-9]{1,12})")
-"""The three fields at once: a full match is exactly what :func:`split_token` accepts."""
-# The C string encoder json uses with ensure_ascii=False, and the C scanner of
-# json.loads: the verifier's and issuer's hot paths call them without the
-# Python-level wrappers (same output; anything unusual takes the full path).
-_JSON_STR = json.encoder.encode_basestring
-try:  # hmac.digest and hmac.new minus their Python wrappers (the same OpenSSL HMAC)
-    from _hashlib import hmac_digest as _hmac_digest
-    from _hashlib import hmac_new as _hmac_new
-except ImportError:  # pragma: no cover - a Python built without OpenSSL
-    _hmac_digest = hmac.digest  # type: ignore[assignment]
-    _hmac_new = hmac.new  # type: ignore[assignment]
-hmac_digest = _hmac_digest
-"""``hmac.digest(key, msg, name)``: one-shot HMAC, in C."""
-
-
-def keyed_sha1(secret: bytes) -> Any:
-    """An HMAC-SHA1 keyed with ``secret`` to ``copy()`` per token (the key schedule done once).
-
-    Never updated itself, only copied, so one instance serves every thread.
-    """
-    return _hmac_new(secret, b"", "sha1")
-
-
-_SCAN_ONCE = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
 
 
 class SsoParts(NamedTuple):
@@ -122,8 +87,7 @@ def signing_input(message: str, timestamp: int) -> bytes:
 
 def compute_signature(secret: str | bytes, message: str, timestamp: int) -> str:
     """Lowercase hex HMAC-SHA1 of the signing input."""
-    # hmac.digest: the one-shot C path of what itsdangerous's HMACAlgorithm computes.
-    return hmac_digest(want_bytes(secret), signing_input(message, timestamp), "sha1").hex()
+    return hmac.digest(want_bytes(secret), signing_input(message, timestamp), "sha1").hex()
 
 
 def signature_matches(secret: str | bytes, message: str, timestamp: int, signature: str) -> bool:
@@ -132,7 +96,8 @@ def signature_matches(secret: str | bytes, message: str, timestamp: int, signatu
         mac = bytes.fromhex(signature)
     except ValueError:
         return False
-    return _ALGORITHM.verify_signature(want_bytes(secret), signing_input(message, timestamp), mac)
+    expected = hmac.digest(want_bytes(secret), signing_input(message, timestamp), "sha1")
+    return hmac.compare_digest(expected, mac)
 
 
 def encode_message(claims: Mapping[str, Any]) -> str:
@@ -141,33 +106,14 @@ def encode_message(claims: Mapping[str, Any]) -> str:
     return binascii.b2a_base64(text.encode("utf-8"), newline=False).decode("ascii")
 
 
-def encode_checked_message(claims: dict[str, str]) -> str:
-    """:func:`encode_message` for claims whose values are all ``str`` (checked claims)."""
-    text = "{" + ",".join([f'"{k}":{_JSON_STR(v)}' for k, v in claims.items()]) + "}"
-    return binascii.b2a_base64(text.encode("utf-8"), newline=False).decode("ascii")
-
-
-def _loads(text: str) -> Any:
-    # json.loads(text) for the common shape "{...}" with nothing around it.
-    if text[:1] == "{":
-        try:
-            value, end = _SCAN_ONCE(text, 0)
-        except (StopIteration, ValueError, RecursionError):
-            end = -1
-        if end == len(text):
-            return value
-    return json.loads(text)  # the full path, and its errors
-
-
 def decode_message(message: str) -> dict[str, Any]:
     """The JSON object inside an authenticated message; raises ``SsoInvalid`` otherwise."""
     try:
-        # base64.b64decode(message, validate=True) minus its wrapper.
-        raw = binascii.a2b_base64(message, strict_mode=True)
+        raw = binascii.a2b_base64(message, strict_mode=True)  # b64decode(validate=True)
     except (binascii.Error, ValueError):
         raise SsoInvalid("the message is not valid base64", reason="bad_base64") from None
     try:
-        value = _loads(raw.decode("utf-8"))
+        value = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, RecursionError):
         raise SsoInvalid("the message is not UTF-8 JSON", reason="bad_json") from None
     except ValueError:

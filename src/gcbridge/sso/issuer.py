@@ -1,28 +1,19 @@
-"""Mint ssoData on the customer's server (spec 5.1 step 3)."""
+"""Mint ssoData on the customer's server (docs/explanation/service.md#signing-the-apps-user-in)."""
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping
 from typing import Any
 
 from gcbridge.clock import SYSTEM_CLOCK, Clock
 from gcbridge.sso.errors import WeakSecret
-from gcbridge.sso.fields import fast_claims
-from gcbridge.sso.format import encode_checked_message, encode_message, keyed_sha1
+from gcbridge.sso.format import assemble, encode_message
 from gcbridge.sso.user import SsoUser
 
-__all__ = ["SsoIssuer", "coerce_user", "MESSAGE_MEMO_SIZE", "MIN_SECRET_BYTES"]
+__all__ = ["SsoIssuer", "coerce_user", "MIN_SECRET_BYTES"]
 
 MIN_SECRET_BYTES = 16
 """Shortest SSO secret an issuer signs with (the site's secret is random, 32+ bytes)."""
-
-MESSAGE_MEMO_SIZE = 256
-"""Users whose encoded message each issuer remembers (see ``SsoIssuer.issue``)."""
-
-# Values whose == is exact identity of meaning for validation (True == 1 and
-# 1.0 == 1 would not be: bool and float are refused where int is accepted).
-_MEMO_VALUE_TYPES = (str, int, type(None))
 
 
 def _secret_bytes(secret: str | bytes) -> bytes:
@@ -39,39 +30,7 @@ def coerce_user(user: SsoUser | Mapping[str, Any]) -> SsoUser:
         return user
     if not isinstance(user, Mapping):
         raise TypeError(f"user must be an SsoUser or a mapping, not {type(user).__name__}")
-    return SsoUser.model_validate(user if type(user) is dict else dict(user))
-
-
-def _claims(user: SsoUser) -> dict[str, Any]:
-    # SsoUser.claims() without the serializer: its fields are all str or None,
-    # which model_dump returns as they are. Subclasses keep their own claims().
-    if type(user) is SsoUser:
-        return {name: value for name, value in user.__dict__.items() if value is not None}
-    return user.claims()
-
-
-def _memo_key(user: object) -> object:
-    """A hashable key equal only for inputs that validate and encode the same, else None."""
-    if type(user) is SsoUser:
-        return user  # frozen: hashable, == compares the fields
-    if type(user) is dict and all(type(v) in _MEMO_VALUE_TYPES for v in user.values()):
-        return tuple(user.items())
-    return None
-
-
-def _encoded(user: SsoUser | Mapping[str, Any]) -> str:
-    # A plain dict that is certainly valid skips the model (same claims, same
-    # order, same bytes); anything else goes through it, which raises the
-    # precise error.
-    if type(user) is dict:
-        claims = fast_claims(user)
-        if claims is not None:
-            return encode_checked_message(claims)
-    return encode_message(_claims(coerce_user(user)))
-
-
-def _message_for(key: object) -> str:
-    return _encoded(key if isinstance(key, SsoUser) else dict(key))  # type: ignore[call-overload]
+    return SsoUser.model_validate(dict(user))
 
 
 def _check_strength(secret: bytes) -> None:
@@ -102,32 +61,15 @@ class SsoIssuer:
         self._secret = _secret_bytes(secret)
         if not allow_weak_secret:
             _check_strength(self._secret)
-        self._keyed = keyed_sha1(self._secret)
         self._clock = clock
-        # A server issues a new token for the same user on every page: keep the
-        # validated, encoded message of recent users (errors are not kept). Plain
-        # dicts that pass fields.fast_claims skip it: checking and encoding them
-        # directly costs less than building the memo key.
-        self._message_of = functools.lru_cache(maxsize=MESSAGE_MEMO_SIZE)(_message_for)
 
     def __repr__(self) -> str:
         return "SsoIssuer(secret='***')"
 
     def issue(self, user: SsoUser | Mapping[str, Any], now: float | None = None) -> str:
         """A fresh token for ``user``; invalid user fields raise ``ValueError``."""
-        # A plain valid dict is checked and encoded directly (cheaper than a memo
-        # lookup); a model or an unusual mapping goes through the memo.
-        claims = fast_claims(user) if type(user) is dict else None
-        if claims is not None:
-            message = encode_checked_message(claims)
-        else:
-            key = _memo_key(user)
-            message = self._message_of(key) if key is not None else _encoded(user)
+        message = encode_message(coerce_user(user).claims())
         timestamp = int(self._clock.now() if now is None else now)
         if timestamp < 0:
             raise ValueError("cannot issue ssoData before the Unix epoch")
-        # format.assemble, inlined: the secret is already bytes.
-        signed = f"{message} {timestamp}".encode("ascii")
-        mac = self._keyed.copy()
-        mac.update(signed)
-        return f"{message} {mac.hexdigest()} {timestamp}"
+        return assemble(self._secret, message, timestamp)

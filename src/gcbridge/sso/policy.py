@@ -1,8 +1,8 @@
 """The ssoData validity window, as small pure functions.
 
 A token issued at ``issued`` is accepted at ``now`` when
-``-leeway <= now - issued <= max_age + leeway``: ``max_age`` (300 s, contract.md)
-is the lifetime, ``leeway`` (30 s) absorbs clock skew between the customer's
+``-leeway <= now - issued <= max_age + leeway``: ``max_age``
+is the lifetime, ``leeway`` absorbs clock skew between the customer's
 server and the verifier, in both directions. Both bounds are inclusive.
 """
 
@@ -13,10 +13,10 @@ from typing import Literal
 __all__ = ["AgeVerdict", "sso_age_verdict", "sso_age_ok", "DEFAULT_MAX_AGE", "DEFAULT_LEEWAY"]
 
 DEFAULT_MAX_AGE = 300
-"""Lifetime of ssoData in seconds (contract.md: accepted for 300 s)."""
+"""Lifetime of ssoData in seconds, as the service accepts it."""
 
 DEFAULT_LEEWAY = 30
-"""Clock-skew allowance in seconds, either side (contract.md)."""
+"""Clock-skew allowance in seconds, either side."""
 
 AgeVerdict = Literal["ok", "expired", "issued_in_future"]
 """Outcome of :func:`sso_age_verdict`."""

@@ -1,4 +1,4 @@
-"""The SSO user inside ssoData: id, username, email, language?, bio?, picture? (contract.md)."""
+"""The SSO user inside ssoData: id, username, email, language?, bio?, picture?."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from gcbridge.sso.fields import email_ok, language_ok, picture_problem, unsafe_text
 
-__all__ = ["SsoUser", "user_from_checked_claims"]
+__all__ = ["SsoUser"]
 
 
 class SsoUser(BaseModel):
@@ -64,24 +64,5 @@ class SsoUser(BaseModel):
 
     def claims(self) -> dict[str, str]:
         """The JSON object signed into ssoData (optional fields left out when unset)."""
-        return self.model_dump(exclude_none=True)
-
-
-_EMPTY = dict.fromkeys(SsoUser.model_fields)
-_set = object.__setattr__
-
-
-def user_from_checked_claims(claims: dict[str, str]) -> SsoUser:
-    """An :class:`SsoUser` of claims already accepted by :func:`~gcbridge.sso.fields.fast_claims`.
-
-    What ``SsoUser.model_construct`` does, without its per-field loop: the
-    verifier's hot path, for claims that are known to validate to exactly this.
-    """
-    values = _EMPTY.copy()
-    values.update(claims)
-    user = object.__new__(SsoUser)
-    _set(user, "__dict__", values)
-    _set(user, "__pydantic_fields_set__", set(claims))
-    _set(user, "__pydantic_extra__", None)
-    _set(user, "__pydantic_private__", None)
-    return user
+        # model_dump(exclude_none=True), read from the fields directly: all are text.
+        return {name: value for name, value in self.__dict__.items() if value is not None}

@@ -2,21 +2,22 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, Unpack
 
 from gcbridge.webhooks.delivery_log.claims import MAX_DELIVERY_ID_LENGTH
 from gcbridge.webhooks.errors import WebhookDeliveryIdError
 from gcbridge.webhooks.events import WebhookEvent, parse_event
 from gcbridge.webhooks.signature import (
-    DEFAULT_TOLERANCE,
     DELIVERY_ID_HEADER,
     FIRST_SENT_AT_HEADER,
     RETRY_COUNT_HEADER,
     SIGNATURE_HEADER,
     TIMESTAMP_HEADER,
+    Secrets,
+    Window,
     header_value,
     verify_signature,
 )
@@ -26,7 +27,7 @@ __all__ = ["Delivery", "construct_event", "construct_delivery"]
 
 @dataclass(frozen=True)
 class Delivery:
-    """A verified delivery: the event plus the unsigned bookkeeping headers of spec 2.6."""
+    """A verified delivery: the event plus its unsigned bookkeeping headers."""
 
     event: WebhookEvent
     delivery_id: str | None
@@ -37,29 +38,20 @@ class Delivery:
 
 
 def construct_event(
-    secrets: str | bytes | Sequence[str | bytes],
-    body: bytes,
-    headers: Mapping[Any, Any],
-    *,
-    tolerance: float = DEFAULT_TOLERANCE,
-    now: float | None = None,
+    secrets: Secrets, body: bytes, headers: Mapping[Any, Any], **window: Unpack[Window]
 ) -> WebhookEvent:
-    """Verify a delivery (spec 5.3) and parse it into a typed :class:`WebhookEvent`.
+    """Verify a delivery and parse it into a typed :class:`WebhookEvent`.
 
-    Raises ``WebhookVerificationError`` if not authentic or not fresh, and
+    ``tolerance`` and ``now`` as :func:`verify_signature`. Raises
+    ``WebhookVerificationError`` if not authentic or not fresh, and
     ``WebhookPayloadError`` (reason ``malformed_payload``) if authentic but not an event.
     """
-    verify_signature(secrets, body, headers, tolerance=tolerance, now=now)
+    verify_signature(secrets, body, headers, **window)
     return parse_event(bytes(body))
 
 
 def construct_delivery(
-    secrets: str | bytes | Sequence[str | bytes],
-    body: bytes,
-    headers: Mapping[Any, Any],
-    *,
-    tolerance: float = DEFAULT_TOLERANCE,
-    now: float | None = None,
+    secrets: Secrets, body: bytes, headers: Mapping[Any, Any], **window: Unpack[Window]
 ) -> Delivery:
     """Like :func:`construct_event`, plus delivery id, retry count and first-sent date.
 
@@ -67,7 +59,7 @@ def construct_delivery(
     reason ``delivery_id_too_long``): the service's ids are short, and the id is
     the de-duplication key, so it is never cut or dropped.
     """
-    event = construct_event(secrets, body, headers, tolerance=tolerance, now=now)
+    event = construct_event(secrets, body, headers, **window)
     # verify_signature has checked both headers' presence and shape.
     timestamp = int(header_value(headers, TIMESTAMP_HEADER) or 0)
     signature = (header_value(headers, SIGNATURE_HEADER) or "").lower()

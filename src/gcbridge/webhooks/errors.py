@@ -2,13 +2,13 @@
 
     GcBridgeError
      +-- WebhookError                   a delivery was refused
-     |    +-- WebhookVerificationError  not authentic or not fresh (answer 401, spec 5.3)
+     |    +-- WebhookVerificationError  not authentic or not fresh (answer 401)
      |    |     reason: missing_header, malformed_timestamp, timestamp_too_old,
      |    |             timestamp_too_new, malformed_signature, signature_mismatch,
      |    |             body_not_bytes
      |    +-- WebhookReplayError        authentic, but this exact signature was already
      |    |     reason: replayed_signature   accepted under another delivery id
-     |    +-- WebhookPayloadError       authentic, but the body is not a spec 2.4 event
+     |    +-- WebhookPayloadError       authentic, but the body is not a delivery body
      |    |     |  reason: malformed_payload
      |    |     +-- WebhookDeliveryIdError  the (unsigned) delivery id is longer than 200
      |    |           reason: delivery_id_too_long   characters: not the service's (answer 400)
@@ -54,7 +54,7 @@ VERIFICATION_REASONS = frozenset(
         "body_not_bytes",
     }
 )
-"""Every ``reason`` a :class:`WebhookVerificationError` can carry (contract.md)."""
+"""Every ``reason`` a :class:`WebhookVerificationError` can carry."""
 
 
 class WebhookError(GcBridgeError):

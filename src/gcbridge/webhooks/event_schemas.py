@@ -6,12 +6,13 @@ inline, no outside reference) for teams in other languages, and the same schemas
 ship as files in the package (``schemas/*.schema.json``) so they can be read
 without running Python::
 
-    from gcbridge.webhooks.event_schemas import body_schema, EVENT_CATALOG
+    from gcbridge.webhooks.catalog import CREATED
+    from gcbridge.webhooks.event_schemas import body_schema
 
-    body_schema("comment.created")   # that body: event_type const "comment.created"
-    body_schema()                    # any delivery body: oneOf the four, by event_type
+    body_schema(CREATED.name)   # that body: event_type const CREATED.name
+    body_schema()               # any delivery body: oneOf the event types, by event_type
 
-The schema describes what the service *sends*: every key of spec 2.4 is required
+The schema describes what the service *sends*: every key of the body is required
 (nullable ones are present with ``null``), while the receiver models stay lenient
 on input (a missing nullable key, extra keys). Unknown keys are allowed
 (``additionalProperties: true``): the service may add fields.
@@ -37,15 +38,13 @@ from pydantic import Field, TypeAdapter
 from pydantic.json_schema import GenerateJsonSchema
 from pydantic_core import core_schema
 
+from gcbridge.webhooks.catalog import EVENT_TYPES, example_body, kind
 from gcbridge.webhooks.events import EVENT_MODELS
-from gcbridge.webhooks.signature import EVENT_TYPES
 
 __all__ = [
     "JSON_SCHEMA_DIALECT",
-    "EVENT_CATALOG",
     "ANY_EVENT",
     "body_schema",
-    "example_body",
     "schema_file_name",
     "shipped_schema",
     "schema_json",
@@ -55,63 +54,8 @@ __all__ = [
 JSON_SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 """The ``$schema`` of every schema here."""
 
-EVENT_CATALOG: dict[str, str] = {
-    "comment.created": "A new comment is submitted.",
-    "comment.updated": "A comment's content is edited.",
-    "comment.approved": "A moderator approves a comment.",
-    "comment.deleted": "A comment is deleted, or a moderator refuses it (there is no "
-    "comment.refused event).",
-}
-"""Event type -> when it fires (spec 6.1), in the spec's order."""
-
 ANY_EVENT = "webhook-event"
 """The name of the union schema (any delivery body) among the shipped files."""
-
-_EXAMPLE_CHANGE = {
-    "comment.created": ("Great article, thanks!", "approved", "2023-11-14T22:13:20.000Z"),
-    "comment.updated": ("Great article, thanks! (edited)", "approved", "2023-11-14T22:15:00.000Z"),
-    "comment.approved": ("Great article, thanks!", "approved", "2023-11-14T22:20:00.000Z"),
-    "comment.deleted": ("Great article, thanks!", "deleted", "2023-11-14T22:30:00.000Z"),
-}
-
-
-def example_body(event_type: str) -> dict[str, Any]:
-    """A complete, fixed example body of ``event_type`` (``KeyError`` for an unknown type)."""
-    content, status, updated = _EXAMPLE_CHANGE[event_type]
-    return {
-        "event_type": event_type,
-        "timestamp": 1700000000000 + list(EVENT_TYPES).index(event_type) * 60000,
-        "website_id": "65a1f00da1b2c3d4e5f6a7b8",
-        "data": {
-            "comment": {
-                "id": "6553f100a1b2c3d4e5f60001",
-                "external_id": None,
-                "content": content,
-                "created_at": "2023-11-14T22:13:20.000Z",
-                "updated_at": updated,
-                "thread_id": "6553f0f0a1b2c3d4e5f60000",
-                "external_thread_id": "article-42",
-                "parent_id": None,
-                "external_parent_id": None,
-                "status": status,
-                "author": {
-                    "id": "6553ef00a1b2c3d4e5f6000a",
-                    "external_id": "user-42",
-                    "guest": False,
-                    "name": "Ada Lovelace",
-                    "email": "ada@example.com",
-                    "avatar": "https://example.com/avatars/ada.png",
-                },
-            },
-            "thread": {
-                "id": "6553f0f0a1b2c3d4e5f60000",
-                "page_title": "How the analytical engine works",
-                "created_at": "2023-11-14T22:00:00.000Z",
-                "updated_at": updated,
-                "external_id": "article-42",
-            },
-        },
-    }
 
 
 class _WireSchema(GenerateJsonSchema):
@@ -143,24 +87,19 @@ def _finish(
     return out
 
 
-def _check_type(event_type: str) -> None:
-    if event_type not in EVENT_MODELS:
-        raise KeyError(f"unknown event type {event_type!r}; one of {', '.join(EVENT_TYPES)}")
-
-
 def body_schema(event_type: str | None = None) -> dict[str, Any]:
     """The self-contained JSON Schema of ``event_type``'s body, or of any body if ``None``.
 
     Raises ``KeyError`` for an unknown event type. A fresh dict on every call.
     """
     if event_type is not None:
-        _check_type(event_type)
+        fires_when = kind(event_type).fires_when  # KeyError for an unknown type
         model = EVENT_MODELS[event_type]
         schema = model.model_json_schema(schema_generator=_WireSchema, mode="serialization")
         return _finish(
             schema,
             title=model.__name__,
-            description=f"The {event_type} delivery body. Fires when: " + EVENT_CATALOG[event_type],
+            description=f"The {event_type} delivery body. Fires when: {fires_when}",
             examples=[example_body(event_type)],
         )
     models: Any = functools.reduce(operator.or_, EVENT_MODELS.values())
@@ -170,8 +109,7 @@ def body_schema(event_type: str | None = None) -> dict[str, Any]:
     return _finish(
         schema,
         title="WebhookEvent",
-        description="Any webhook delivery body: one of the four event types, "
-        "told apart by event_type.",
+        description="Any webhook delivery body: one of the event types, told apart by event_type.",
         examples=[example_body(t) for t in EVENT_TYPES],
     )
 
@@ -182,9 +120,9 @@ def schema_json(event_type: str | None = None) -> str:
 
 
 def schema_file_name(event_type: str | None = None) -> str:
-    """The shipped file's name: ``comment.created.schema.json``, ``webhook-event.schema.json``."""
+    """The shipped file's name: ``<event type>.schema.json``, ``webhook-event.schema.json``."""
     if event_type is not None:
-        _check_type(event_type)
+        kind(event_type)  # KeyError for an unknown type
     return f"{event_type or ANY_EVENT}.schema.json"
 
 

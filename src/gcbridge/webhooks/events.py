@@ -1,4 +1,6 @@
-"""Typed, immutable models of the webhook delivery body (spec 2.4).
+"""Typed, immutable models of the webhook delivery body.
+
+docs/reference/wire-formats.md, "Webhook deliveries".
 
 Unknown fields are kept (``model_extra``) rather than refused, so a receiver
 keeps working when the service adds fields. Dates inside ``data`` are parsed
@@ -7,19 +9,20 @@ into timezone-aware datetimes (a date without offset is taken as UTC); the root
 as its datetime.
 
 These models are also the one source of the published JSON Schemas
-(:mod:`gcbridge.webhooks.event_schemas`): one body model per event type
-(:data:`EVENT_MODELS`, ``event_type`` fixed), each field described as spec 2.4 does.
+(:mod:`gcbridge.webhooks.event_schemas`): one body model per event type of the
+catalog (:data:`EVENT_MODELS`, ``event_type`` fixed), each field described.
 """
 
 from __future__ import annotations
 
 import json
 from datetime import UTC, datetime
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeAlias
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, create_model
 from pydantic.json_schema import WithJsonSchema
 
+from gcbridge.webhooks.catalog import CATALOG, EVENT_TYPES, EventKind
 from gcbridge.webhooks.errors import WebhookPayloadError
 
 __all__ = [
@@ -29,16 +32,15 @@ __all__ = [
     "Thread",
     "EventData",
     "WebhookEvent",
-    "CommentCreatedEvent",
-    "CommentUpdatedEvent",
-    "CommentApprovedEvent",
-    "CommentDeletedEvent",
     "EVENT_MODELS",
     "parse_event",
 ]
 
-EventType = Literal["comment.created", "comment.updated", "comment.approved", "comment.deleted"]
-"""The four event kinds of spec 6.1."""
+if TYPE_CHECKING:
+    EventType: TypeAlias = str
+else:
+    EventType = Literal[EVENT_TYPES]
+"""The catalog's event types, a ``Literal`` at run time (:mod:`gcbridge.webhooks.catalog`)."""
 
 
 def _aware(value: datetime) -> datetime:
@@ -120,10 +122,7 @@ class WebhookEvent(BaseModel):
 
     model_config = _MODEL
 
-    event_type: EventType = _d(
-        "One of the four event kinds: comment.created, comment.updated,"
-        " comment.approved, comment.deleted."
-    )
+    event_type: EventType = _d("One of the event types: " + ", ".join(EVENT_TYPES) + ".")
     timestamp: int = Field(
         strict=True,
         ge=0,
@@ -141,42 +140,23 @@ class WebhookEvent(BaseModel):
         return datetime.fromtimestamp(self.timestamp / 1000, tz=UTC)
 
 
-# One body model per event type: the same fields, ``event_type`` fixed. They give
-# each event its own JSON Schema (a const event_type); parse_event still answers
-# a plain WebhookEvent.
+def _body_model(event: EventKind) -> type[WebhookEvent]:
+    # The same fields, event_type fixed: each event's own JSON Schema (a const
+    # event_type), named after it (comment.pinned -> CommentPinnedEvent).
+    name = "".join(part.title() for part in event.name.replace("_", ".").split(".")) + "Event"
+    fixed: Any = Literal[event.name]
+    model: type[WebhookEvent] = create_model(
+        name,
+        __base__=WebhookEvent,
+        __module__=__name__,
+        __doc__=f"The body of {event.name}. Fires when: {event.fires_when}",
+        event_type=(fixed, _d(f"Always {event.name}.")),
+    )
+    return model
 
 
-class CommentCreatedEvent(WebhookEvent):
-    """The body of comment.created: a new comment was submitted."""
-
-    event_type: Literal["comment.created"] = _d("Always comment.created.")
-
-
-class CommentUpdatedEvent(WebhookEvent):
-    """The body of comment.updated: a comment's content was edited."""
-
-    event_type: Literal["comment.updated"] = _d("Always comment.updated.")
-
-
-class CommentApprovedEvent(WebhookEvent):
-    """The body of comment.approved: a moderator approved a comment."""
-
-    event_type: Literal["comment.approved"] = _d("Always comment.approved.")
-
-
-class CommentDeletedEvent(WebhookEvent):
-    """The body of comment.deleted: a comment was deleted, or a moderator refused it."""
-
-    event_type: Literal["comment.deleted"] = _d("Always comment.deleted.")
-
-
-EVENT_MODELS: dict[str, type[WebhookEvent]] = {
-    "comment.created": CommentCreatedEvent,
-    "comment.updated": CommentUpdatedEvent,
-    "comment.approved": CommentApprovedEvent,
-    "comment.deleted": CommentDeletedEvent,
-}
-"""Event type -> the model of its body, in spec 6.1's order."""
+EVENT_MODELS: dict[str, type[WebhookEvent]] = {event.name: _body_model(event) for event in CATALOG}
+"""Event type -> the model of its body (parse_event still answers a plain WebhookEvent)."""
 
 
 def parse_event(body: bytes | str) -> WebhookEvent:

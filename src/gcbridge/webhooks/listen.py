@@ -4,7 +4,7 @@ Like the CLIs of the big webhook providers: point the emulator's webhook at
 ``http://127.0.0.1:PORT/`` (with ``--allow-private-receivers``), post a comment,
 and watch each delivery arrive as VERIFIED or REJECTED with its reason. Every
 path accepts POST, so any webhook URL on this host:port works. Answers: 200 on
-success, 401 ``{"error": reason}`` per spec 5.3, 400 for an authentic non-event.
+success, 401 ``{"error": reason}`` when not authentic, 400 for an authentic non-event.
 
 Threat model: anyone who can reach the port sends headers and bodies. Every
 value printed from a request (header values, ids, names, content) goes through
@@ -40,7 +40,7 @@ if TYPE_CHECKING:
 DEFAULT_MAX_BODY = 1024 * 1024
 """Largest body read (as ``WebhookReceiver``): larger ones are 413 before reading."""
 
-__all__ = ["create_listen_app", "format_verified", "format_rejected", "excerpt", "printable"]
+__all__ = ["create_app", "format_verified", "format_rejected", "excerpt", "printable"]
 
 _EXCERPT = 60
 _FIELD = 80
@@ -90,7 +90,7 @@ def format_rejected(reason: str, delivery_id: str | None, retry: str | None) -> 
     )
 
 
-def create_listen_app(
+def create_app(
     secrets: str | bytes | Sequence[str | bytes],
     *,
     out: TextIO | Callable[[str], None] | None = None,

@@ -1,24 +1,26 @@
 """Deliveries of one comment out of order: what a receiver must expect, and bodies to test it.
 
 The service delivers each event on its own, and retries a failed delivery later
-(0 s, 1 min, 5 min, 15 min, 1 h, 6 h by default): a ``comment.created`` whose
-first attempt failed arrives *after* the ``comment.updated`` that followed it,
-and a ``comment.deleted`` can overtake both. So a receiver:
+(minutes to hours later, on its retry schedule): a comment's creation whose first
+attempt failed arrives *after* the update that followed it, and its deletion can
+overtake both. So a receiver:
 
 - keeps, per comment, the ``timestamp`` of the last event it applied (the body's
   ``timestamp``, when the service produced the event, never the signature's
   ``X-Webhook-Timestamp``, which is new on every retry) and ignores an older one
   (:func:`is_newer`);
-- treats ``comment.updated`` for an unknown comment as its creation (upsert);
-- keeps a deleted comment's tombstone, so a late ``comment.created`` or
-  ``comment.updated`` does not bring it back.
+- treats an update of an unknown comment as its creation (upsert);
+- keeps a deleted comment's tombstone, so a late creation or update does not
+  bring it back.
 
 :func:`comment_history` builds the bodies of one comment's life in the order it
 happened (each event a later ``timestamp`` and ``updated_at``); post them in the
 order a retry would deliver them with
 :meth:`~gcbridge.webhooks.testing.WebhookPoster.post_each`::
 
-    created, updated = comment_history("comment.created", "comment.updated")
+    from gcbridge.webhooks.catalog import CREATED, UPDATED
+
+    created, updated = comment_history(CREATED.name, UPDATED.name)
     gc_webhook.post_each([created, updated], order=[1, 0])   # the update first
 
 Imports only the SDK.
@@ -29,13 +31,14 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from gcbridge.webhooks.catalog import CREATED
 from gcbridge.webhooks.events import WebhookEvent
 
 __all__ = ["comment_history", "is_newer", "RETRIED_CREATE_AFTER_UPDATE"]
 
 RETRIED_CREATE_AFTER_UPDATE = (1, 0)
-"""Delivery order of ``comment_history("comment.created", "comment.updated")`` after the
-create's first attempt failed: the update arrives first."""
+"""Delivery order of ``comment_history(CREATED.name, UPDATED.name)`` after the create's
+first attempt failed: the update arrives first."""
 
 
 def comment_history(
@@ -56,7 +59,7 @@ def comment_history(
     from gcbridge.webhooks.testing import sample_event
 
     if not event_types:
-        raise ValueError("name at least one event type, e.g. 'comment.created'")
+        raise ValueError(f"name at least one event type, e.g. {CREATED.name!r}")
     start = int(time.time() * 1000) if start_ms is None else start_ms
     texts = contents or [f"v{number}" for number in range(1, len(event_types) + 1)]
     if len(texts) != len(event_types):

@@ -14,7 +14,7 @@
 Design:
 
 - The dependency reads the **raw** body (bounded by ``max_body``), verifies it
-  (spec 5.3) and parses it. A refusal never reaches the handler: it raises
+  and parses it. A refusal never reaches the handler: it raises
   :class:`WebhookHTTPException`, answered 401 ``{"error": reason}`` (400 for an
   authentic body that is not an event) when ``exception_handlers`` are installed,
   or FastAPI's ``{"detail": {...}}`` with the same status otherwise.
@@ -45,7 +45,7 @@ Design:
   - a delivery id longer than 200 characters is answered 400
     ``delivery_id_too_long``.
 
-  Signal failure by raising, answer quickly (spec 6.1), and keep handlers
+  Signal failure by raising, answer quickly, and keep handlers
   idempotent where you can: delivery is at least once, handling is once per id
   while the id is remembered.
 - Use either ``Depends(receiver)`` (the event) or ``Depends(receiver.delivery)``
@@ -211,11 +211,8 @@ class WebhookReceiver:
                 tolerance=self.tolerance,
                 now=self.clock.now(),
             )
-            log = self.delivery_log
-            if log is not None and delivery.delivery_id is not None:
-                claim = await self._claim(log, delivery, delivery.delivery_id)
-            elif log is not None:  # no id to deduplicate on; still refuse replays
-                await run_in_threadpool(log.check, None, delivery.signature, delivery.timestamp_ms)
+            if self.delivery_log is not None:
+                claim = await self._claim(self.delivery_log, delivery)
         except DeliveryLogUnavailable as exc:
             logger.error("webhook delivery not processed: %s", exc)
             raise WebhookHTTPException(
@@ -232,7 +229,10 @@ class WebhookReceiver:
         return delivery, claim
 
     @staticmethod
-    async def _claim(log: DeliveryLog, delivery: Delivery, delivery_id: str) -> Claim:
+    async def _claim(log: DeliveryLog, delivery: Delivery) -> Claim | None:
+        # Without a delivery id there is nothing to deduplicate on, but replays are
+        # still refused (the log remembers the signature; nothing to settle).
+        delivery_id = delivery.delivery_id
         claim = await run_in_threadpool(
             log.acquire, delivery_id, delivery.signature, delivery.timestamp_ms
         )
@@ -247,7 +247,7 @@ class WebhookReceiver:
                 {"error": "delivery_in_flight", "delivery_id": delivery_id},
                 {"Retry-After": str(max(1, math.ceil(log.lease)))},
             )
-        return claim
+        return claim if claim.held else None
 
     async def _read_body(self, request: Request) -> bytes:
         declared = request.headers.get("content-length", "")

@@ -1,4 +1,4 @@
-"""Scripted answers for ``gcbridge webhooks listen --respond STEPS`` (contract.md).
+"""Scripted answers for ``gcbridge webhooks listen --respond STEPS``.
 
 STEPS is a comma-separated list, one step per delivery request received, the
 last one repeating::

@@ -6,8 +6,8 @@ contract other languages rely on is caught where it is produced::
 
     from gcbridge.webhooks.schema_check import check_body
 
-    check_body(raw_body)                       # -> "comment.created", or raises
-    check_body(raw_body, "comment.deleted")    # must also be that event type
+    check_body(raw_body)                 # -> its event type, or raises
+    check_body(raw_body, DELETED.name)   # must also be that event type (catalog.DELETED)
 
 It validates with ``jsonschema`` (Draft 2020-12) against the very files that ship in
 ``gcbridge/webhooks/schemas/``, not against a second Python-only definition, so what
@@ -30,9 +30,9 @@ from functools import cache
 from typing import Any
 from urllib.parse import urlsplit
 
+from gcbridge.webhooks.catalog import EVENT_TYPES
 from gcbridge.webhooks.errors import WebhookPayloadError
 from gcbridge.webhooks.event_schemas import shipped_schema
-from gcbridge.webhooks.signature import EVENT_TYPES
 
 __all__ = ["WebhookSchemaError", "SCHEMA_REASONS", "check_body"]
 

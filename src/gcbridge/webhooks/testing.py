@@ -2,13 +2,14 @@
 
 ::
 
+    from gcbridge.webhooks.catalog import CREATED
     from gcbridge.webhooks.testing import sample_event, signed_headers, WebhookPoster
 
-    body = encode_event(sample_event("comment.created", content="Hi"))
+    body = encode_event(sample_event(CREATED.name, content="Hi"))
     headers = signed_headers("whsec_test", body, delivery_id="dlv-1")
 
     poster = WebhookPoster(app, secret="whsec_test", path="/webhooks/gc")
-    assert poster.post("comment.created").status_code == 200
+    assert poster.post(CREATED.name).status_code == 200
     assert poster.post(duplicate=True).json()["duplicate"] is True     # same delivery again
     assert poster.post(stale=True).status_code == 401                  # timestamp_too_old
     assert poster.post(wrong_secret=True).status_code == 401           # signature_mismatch
@@ -37,22 +38,20 @@ import time
 import uuid
 import warnings
 from collections.abc import Iterable, Mapping, Sequence
-from datetime import UTC, datetime
 from typing import Any
 
 from gcbridge.aio import run_sync
-from gcbridge.clock import SYSTEM_CLOCK, Clock
+from gcbridge.clock import SYSTEM_CLOCK, Clock, utc_iso
 from gcbridge.errors import GcBridgeError
+from gcbridge.webhooks.catalog import CREATED, DELETED
 from gcbridge.webhooks.events import WebhookEvent
 from gcbridge.webhooks.signature import (
     DEFAULT_TOLERANCE,
     DELIVERY_ID_HEADER,
-    FIRST_SENT_AT_HEADER,
     RETRY_COUNT_HEADER,
-    USER_AGENT,
+    delivery_headers,
     sign,
 )
-from gcbridge.webhooks.signature import signed_headers as _signature_headers
 
 __all__ = [
     "SAMPLE_WEBSITE_ID",
@@ -86,12 +85,8 @@ def _httpx() -> Any:
     return httpx
 
 
-def _iso(seconds: float) -> str:
-    return datetime.fromtimestamp(seconds, tz=UTC).isoformat(timespec="milliseconds")[:-6] + "Z"
-
-
 def sample_event(
-    event_type: str = "comment.created",
+    event_type: str = CREATED.name,
     *,
     timestamp_ms: int | None = None,
     website_id: str = SAMPLE_WEBSITE_ID,
@@ -110,15 +105,15 @@ def sample_event(
     avatar: str | None = "https://example.com/ada.png",
     **extra: Any,
 ) -> dict[str, Any]:
-    """A complete spec 2.4 delivery body; keyword arguments set its fields (checked).
+    """A complete delivery body; keyword arguments set its fields (checked).
 
-    ``status`` defaults to ``deleted`` for ``comment.deleted``, else ``approved``.
+    ``status`` defaults to ``deleted`` for the deleted event, else ``approved``.
     ``extra`` adds root fields (a service may add fields; receivers keep them).
     The result is validated with :class:`~gcbridge.webhooks.WebhookEvent`, so a
     bad override raises ``WebhookPayloadError`` here, not in the test.
     """
     sent = time.time() * 1000 if timestamp_ms is None else timestamp_ms
-    created = _iso(int(sent) / 1000)
+    created = utc_iso(int(sent) / 1000)
     body = {
         "event_type": event_type,
         "timestamp": int(sent),
@@ -134,7 +129,7 @@ def sample_event(
                 "external_thread_id": external_thread_id,
                 "parent_id": parent_id,
                 "external_parent_id": None,
-                "status": status or ("deleted" if event_type == "comment.deleted" else "approved"),
+                "status": status or ("deleted" if event_type == DELETED.name else "approved"),
                 "author": {
                     "id": author_id,
                     "external_id": author_external_id,
@@ -175,16 +170,16 @@ def signed_headers(
     delivery_id: str | None = None,
     retry_count: int = 0,
 ) -> dict[str, str]:
-    """Every header of a delivery (spec 2.6), signed now unless ``timestamp_ms`` is given."""
+    """Every header of a delivery, signed now unless ``timestamp_ms`` is given."""
     ts = int(time.time() * 1000) if timestamp_ms is None else timestamp_ms
-    return {
-        **_signature_headers(secret, ts, body),
-        DELIVERY_ID_HEADER: delivery_id or f"dlv_{uuid.uuid4().hex}",
-        RETRY_COUNT_HEADER: str(retry_count),
-        FIRST_SENT_AT_HEADER: _iso(ts / 1000),
-        "User-Agent": USER_AGENT,
-        "Content-Type": "application/json",
-    }
+    return delivery_headers(
+        secret,
+        body,
+        timestamp_ms=ts,
+        delivery_id=delivery_id or f"dlv_{uuid.uuid4().hex}",
+        retry_count=retry_count,
+        first_sent_at=utc_iso(ts / 1000),
+    )
 
 
 class WebhookPoster:
@@ -229,9 +224,26 @@ class WebhookPoster:
             setattr(self, name, value)
         return self
 
-    def post(
+    def post(self, event: str | Mapping[str, Any] | bytes = CREATED.name, **options: Any) -> Any:
+        """Sign and send one delivery; the response. The arguments are :meth:`apost`'s."""
+        return run_sync(self.apost, event, **options)
+
+    def post_each(
+        self, bodies: Sequence[Mapping[str, Any]], *, order: Iterable[int] | None = None
+    ) -> list[Any]:
+        """Send each of ``bodies`` as its own delivery, in ``order`` (indices; default as
+        given); the responses in sending order. Build the bodies with
+        :func:`gcbridge.webhooks.ordering.comment_history`."""
+        indices = list(range(len(bodies))) if order is None else list(order)
+        if sorted(indices) != list(range(len(bodies))):
+            raise ValueError(f"order must name each of the {len(bodies)} bodies once")
+        return [self.post(bodies[index]) for index in indices]
+
+    __call__ = post
+
+    async def apost(
         self,
-        event: str | Mapping[str, Any] | bytes = "comment.created",
+        event: str | Mapping[str, Any] | bytes = CREATED.name,
         *,
         duplicate: bool = False,
         stale: bool = False,
@@ -255,55 +267,8 @@ class WebhookPoster:
         secret. ``signed_at_ms``: the signature's time (default now);
         ``event_timestamp_ms``: the sample body's ``timestamp``. ``as_service``: a
         handler's exception comes back as the service's 500 (default: the poster's).
+        :meth:`post` (and calling the poster) is the same for sync tests.
         """
-        return run_sync(
-            self.apost,
-            event,
-            duplicate=duplicate,
-            stale=stale,
-            wrong_secret=wrong_secret,
-            delivery_id=delivery_id,
-            retry_count=retry_count,
-            signed_at_ms=signed_at_ms,
-            event_timestamp_ms=event_timestamp_ms,
-            as_service=as_service,
-            headers=headers,
-            target=target,
-            path=path,
-            **overrides,
-        )
-
-    def post_each(
-        self, bodies: Sequence[Mapping[str, Any]], *, order: Iterable[int] | None = None
-    ) -> list[Any]:
-        """Send each of ``bodies`` as its own delivery, in ``order`` (indices; default as
-        given); the responses in sending order. Build the bodies with
-        :func:`gcbridge.webhooks.ordering.comment_history`."""
-        indices = list(range(len(bodies))) if order is None else list(order)
-        if sorted(indices) != list(range(len(bodies))):
-            raise ValueError(f"order must name each of the {len(bodies)} bodies once")
-        return [self.post(bodies[index]) for index in indices]
-
-    __call__ = post
-
-    async def apost(
-        self,
-        event: str | Mapping[str, Any] | bytes = "comment.created",
-        *,
-        duplicate: bool = False,
-        stale: bool = False,
-        wrong_secret: bool = False,
-        delivery_id: str | None = None,
-        retry_count: int = 0,
-        signed_at_ms: int | None = None,
-        event_timestamp_ms: int | None = None,
-        as_service: bool | None = None,
-        headers: Mapping[str, str] | None = None,
-        target: Any = None,
-        path: str | None = None,
-        **overrides: Any,
-    ) -> Any:
-        """:meth:`post` for async tests."""
         httpx = _httpx()
         if "timestamp_ms" in overrides:
             warnings.warn(

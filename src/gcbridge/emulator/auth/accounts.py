@@ -27,23 +27,14 @@ from fastapi.responses import JSONResponse
 from pydantic import ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 
+from gcbridge.emulator.auth import users
 from gcbridge.emulator.auth.passwords import check_password, dummy_hash, hash_password
 from gcbridge.emulator.auth.sessions import SessionError, session_store
-from gcbridge.emulator.auth.users import (
-    find_user_by_external_id,
-    find_user_by_username,
-    find_username_holder,
-    get_user,
-    insert_user,
-    set_username,
-    user_json,
-)
 from gcbridge.emulator.db import new_id
 from gcbridge.emulator.errors import ApiError, invalid
 from gcbridge.emulator.inputs import EMAIL, USERNAME, StrictBody, unsafe_text
 from gcbridge.emulator.openapi import error_responses
-from gcbridge.emulator.sites import Site
-from gcbridge.emulator.state import EmulatorState, state_of
+from gcbridge.emulator.state import state_of
 from gcbridge.emulator.usernames import invisible_problem
 
 __all__ = ["router", "bearer_token", "require_user", "default_avatar"]
@@ -61,19 +52,6 @@ class SsoLoginBody(StrictBody):
     ssoData: str = Field(max_length=16_384)  # noqa: N815 (the wire name)
 
 
-class RegisterBody(StrictBody):
-    """Body of ``POST /api/pub/auth/register``."""
-
-    model_config = ConfigDict(extra="ignore")
-    website_id: str = Field(
-        max_length=64,
-        description="the site's shortname or its 24-hex website_id (webhook routes: 24-hex)",
-    )
-    username: str = Field(max_length=64)
-    email: str = Field(max_length=254)
-    password: str = Field(max_length=1024)
-
-
 class LoginBody(StrictBody):
     """Body of ``POST /api/pub/auth/login``."""
 
@@ -84,6 +62,12 @@ class LoginBody(StrictBody):
     )
     username: str = Field(max_length=64)
     password: str = Field(max_length=1024)
+
+
+class RegisterBody(LoginBody):
+    """Body of ``POST /api/pub/auth/register``: the login's fields and an e-mail address."""
+
+    email: str = Field(max_length=254)
 
 
 def bearer_token(request: Request) -> str | None:
@@ -109,17 +93,6 @@ def require_user(request: Request, *, invalid_reason: str = "invalid_session") -
         ) from None
 
 
-def _site(state: EmulatorState, shortname: str) -> Site:
-    site = state.settings.sites.by_shortname_or_id(shortname)
-    if site is None:
-        raise ApiError(
-            404,
-            "unknown_site",
-            f"website_id: no site has the shortname or 24-hex id {shortname[:64]!r}",
-        )
-    return site
-
-
 def default_avatar(request: Request, user_id: str) -> str:
     """The generated avatar URL of a user without a picture.
 
@@ -131,9 +104,9 @@ def default_avatar(request: Request, user_id: str) -> str:
 
 def _signed_in(request: Request, conn: sqlite3.Connection, user_id: str) -> dict[str, Any]:
     token = session_store(request.app.state, state_of(request)).issue(conn, user_id)
-    user = get_user(conn, user_id)
+    user = users.get_user(conn, user_id)
     assert user is not None  # just written in this transaction
-    return {"token": token, "user": user_json(user)}
+    return {"token": token, "user": users.user_json(user)}
 
 
 @router.post(
@@ -176,8 +149,8 @@ async def sso_login(body: SsoLoginBody, request: Request) -> Response:
     def write() -> dict[str, Any] | None:
         now = state.clock.now()
         with state.db.transaction() as conn:
-            existing = find_user_by_external_id(conn, site.shortname, str(sso.id))
-            holder = find_username_holder(
+            existing = users.find_user_by_external_id(conn, site.shortname, str(sso.id))
+            holder = users.find_username_holder(
                 conn,
                 site.shortname,
                 sso.username,
@@ -187,7 +160,7 @@ async def sso_login(body: SsoLoginBody, request: Request) -> Response:
                 return None
             if existing is None:
                 user_id = new_id()
-                insert_user(
+                users.insert_user(
                     conn,
                     user_id=user_id,
                     site=site.shortname,
@@ -201,7 +174,7 @@ async def sso_login(body: SsoLoginBody, request: Request) -> Response:
                 )
             else:
                 user_id = existing["id"]
-                set_username(conn, user_id, sso.username)
+                users.set_username(conn, user_id, sso.username)
                 conn.execute(
                     """UPDATE users SET email = ?, avatar = ?, language = ?, bio = ?,
                        updated_at = ? WHERE id = ?""",
@@ -238,7 +211,7 @@ async def sso_login(body: SsoLoginBody, request: Request) -> Response:
 async def me(request: Request) -> Response:
     """``{"user": ...}`` for a live session token."""
     user = await run_in_threadpool(require_user, request)
-    return JSONResponse({"user": user_json(user)}, headers=_NO_STORE)
+    return JSONResponse({"user": users.user_json(user)}, headers=_NO_STORE)
 
 
 @router.post(
@@ -250,7 +223,7 @@ async def me(request: Request) -> Response:
 async def register(body: RegisterBody, request: Request) -> Response:
     """Register a user of the service's own accounts and sign them in."""
     state = state_of(request)
-    site = _site(state, body.website_id)
+    site = state.site(body.website_id)
     if not USERNAME.fullmatch(body.username):
         raise invalid(
             "username",
@@ -264,12 +237,12 @@ async def register(body: RegisterBody, request: Request) -> Response:
     def write() -> dict[str, Any]:
         password_hash = hash_password(body.password)
         with state.db.transaction() as conn:
-            if find_username_holder(conn, site.shortname, body.username) is not None:
+            if users.find_username_holder(conn, site.shortname, body.username) is not None:
                 raise ApiError(
                     409, "username_taken", f"username {body.username!r} is already taken"
                 )
             user_id = new_id()
-            insert_user(
+            users.insert_user(
                 conn,
                 user_id=user_id,
                 site=site.shortname,
@@ -292,11 +265,11 @@ async def register(body: RegisterBody, request: Request) -> Response:
 async def login(body: LoginBody, request: Request) -> Response:
     """Check username and password; open a session."""
     state = state_of(request)
-    site = _site(state, body.website_id)
+    site = state.site(body.website_id)
 
     def check() -> dict[str, Any]:
         with state.db.read() as conn:
-            user = find_user_by_username(conn, site.shortname, body.username)
+            user = users.find_user_by_username(conn, site.shortname, body.username)
         stored = user["password_hash"] if user is not None else None
         # SSO users have no password: they sign in through their app only.
         ok = check_password(body.password, stored or dummy_hash()) and stored is not None
@@ -333,7 +306,7 @@ async def avatar(name: str, request: Request) -> Response:
     user_id = name.removesuffix(".svg")
     state = state_of(request)
     with state.db.read() as conn:
-        user = get_user(conn, user_id)
+        user = users.get_user(conn, user_id)
     letter = html.escape(user["username"][:1].upper()) if user is not None else "?"
     colour = _COLOURS[
         hashlib.sha256(user_id.encode("utf-8", "replace")).digest()[0] % len(_COLOURS)

@@ -1,17 +1,20 @@
-"""Authentication of the webhook configuration routes (spec 5.2, contract.md).
+"""Authentication of the webhook configuration routes.
+
+docs/reference/wire-formats.md, "Site-key signature".
 
 Two options, either one:
 
 - ``Authorization: Bearer <account_token>``;
 - a server-to-server site-key signature: ``X-Site-Key-Id``, ``X-Site-Timestamp``
   (epoch ms) and ``X-Site-Signature`` = hex HMAC-SHA256(site_key_secret,
-  ``"<timestamp>.<METHOD>.<path with query>.<raw body>"``), within 5 minutes
-  either way. The path is the request target as sent (percent-encoding kept).
+  ``"<timestamp>.<METHOD>.<path with query>.<raw body>"``), within
+  :data:`SITE_SIGNATURE_TOLERANCE` either way. The path is the request target as
+  sent (percent-encoding kept).
 
 Threat model: tokens and signatures are compared in constant time, and a token
 is compared with every site's so the time taken does not tell which site
 matched. A signature binds method, path, query and body, so a captured request
-cannot be re-aimed at another route or site, and it expires after 5 minutes.
+cannot be re-aimed at another route or site, and it expires.
 Every failure, including a valid credential of another site or an unknown or
 shortname ``website_id``, is the same answer: HTTP 200 with ``gcCode`` 410, as
 the service does (clients must check every body for ``gcCode``).
@@ -88,7 +91,10 @@ async def _by_site_key(request: Request, key_id: str) -> Site:
     if len(timestamp) > 20 or not (timestamp.isascii() and timestamp.isdigit()):
         raise _refused("malformed_site_timestamp", f"{SITE_TIMESTAMP_HEADER}: epoch milliseconds")
     if abs(int(timestamp) / 1000 - state.clock.now()) > SITE_SIGNATURE_TOLERANCE:
-        raise _refused("stale_site_timestamp", f"{SITE_TIMESTAMP_HEADER} is not within 5 minutes")
+        raise _refused(
+            "stale_site_timestamp",
+            f"{SITE_TIMESTAMP_HEADER} is not within {SITE_SIGNATURE_TOLERANCE:g} seconds",
+        )
     site = state.settings.sites.by_site_key_id(key_id)
     # Unknown key ids still compute a signature, so that timing says nothing.
     secret = site.site_key_secret if site is not None else "unknown-site-key"

@@ -29,7 +29,7 @@ THREAD_LOAD_EXTRA = query_parameters(
     ("inapp", True, _TRUE, "Always true for a standalone WebView."),
     ("redirect", True, _TRUE, "Always true, so that gc_url is returned."),
 )
-"""Thread-load's query (spec 2.1); each given once, a repeated one is refused."""
+"""Thread-load's query; each given once, a repeated one is refused."""
 
 LIST_COMMENTS_EXTRA = query_parameters(
     (

@@ -1,4 +1,4 @@
-"""JSON shapes of spec 2.4, built from database rows.
+"""The webhook body's JSON (docs/reference/wire-formats.md#webhook-deliveries), from database rows.
 
 One place builds ``data.comment`` and ``data.thread`` so that the widget API
 (``/api/pub/comments``) and the webhook body carry the same objects, except that
@@ -57,7 +57,7 @@ def comment_row_json(row: sqlite3.Row) -> dict[str, Any]:
 
 
 def comment_json(conn: sqlite3.Connection, comment_id: str) -> dict[str, Any]:
-    """``data.comment`` of spec 2.4 for ``comment_id``; ``KeyError`` if there is none."""
+    """The body's ``data.comment`` for ``comment_id``; ``KeyError`` if there is none."""
     row = conn.execute(_COMMENT_QUERY + "WHERE c.id = ?", (comment_id,)).fetchone()
     if row is None:
         raise KeyError(comment_id)
@@ -78,14 +78,14 @@ def public_comment(comment: dict[str, Any]) -> dict[str, Any]:
     """``comment`` as the widget API shows it to anyone: without the author's e-mail.
 
     E-mail addresses (also the ones customers' backends put in ssoData) go only
-    to the site's own backend, in the signed webhook body (spec 2.4).
+    to the site's own backend, in the signed webhook body.
     """
     author = {k: v for k, v in comment["author"].items() if k != "email"}
     return {**comment, "author": author}
 
 
 def thread_json(conn: sqlite3.Connection, thread_id: str) -> dict[str, Any]:
-    """``data.thread`` of spec 2.4 for ``thread_id``; ``KeyError`` if there is none."""
+    """The body's ``data.thread`` for ``thread_id``; ``KeyError`` if there is none."""
     row = conn.execute(
         "SELECT id, uid, page_title, created_at, updated_at FROM threads WHERE id = ?", (thread_id,)
     ).fetchone()
@@ -108,7 +108,7 @@ def event_body(
     comment_id: str,
     timestamp_ms: int,
 ) -> bytes:
-    """The webhook delivery body of spec 2.4 as compact UTF-8 JSON bytes."""
+    """The webhook delivery body as compact UTF-8 JSON bytes."""
     comment = comment_json(conn, comment_id)
     body = {
         "event_type": event_type,

@@ -1,19 +1,20 @@
-"""Comments and moderation; every change fires its webhook event (spec 6.1).
+"""Comments and moderation; every change fires its webhook event.
 
-Routes (``website_id``: the site's shortname or its internal 24-hex id, either one)::
+Routes (``website_id``: the site's shortname or its internal 24-hex id, either one), and
+the event each fires (:mod:`gcbridge.webhooks.catalog`)::
 
     GET    /api/pub/comments?website_id=&uid=            the thread and its visible comments
-    POST   /api/pub/comments                             Bearer session  -> 201, comment.created
-    PATCH  /api/pub/comments/{id}   {"content"}          author only     -> comment.updated
-    DELETE /api/pub/comments/{id}                        author only     -> comment.deleted
-    POST   /api/moderation/comments/{id}/approve         site account token -> comment.approved
-    POST   /api/moderation/comments/{id}/refuse          site account token -> comment.deleted
+    POST   /api/pub/comments                             Bearer session  -> 201, CREATED
+    PATCH  /api/pub/comments/{id}   {"content"}          author only     -> UPDATED
+    DELETE /api/pub/comments/{id}                        author only     -> DELETED
+    POST   /api/moderation/comments/{id}/approve         site account token -> APPROVED
+    POST   /api/moderation/comments/{id}/refuse          site account token -> DELETED
 
 Outbox rule: the comment row and the webhook ``calls`` row are written in ONE
 transaction (``enqueue_event`` inside ``state.db.transaction()``), so a crash
 can lose neither one without the other; the dispatcher is woken only after the
 commit. New comments are published at once (status ``approved``). A refused
-comment has status ``deleted``, the same as a deleted one (spec 3).
+comment has status ``deleted``, the same as a deleted one (docs/explanation/service.md#webhooks).
 """
 
 from __future__ import annotations
@@ -52,6 +53,7 @@ from gcbridge.emulator.openapi import error_responses
 from gcbridge.emulator.sites import Site
 from gcbridge.emulator.state import EmulatorState, state_of
 from gcbridge.emulator.webhooks import journal
+from gcbridge.webhooks.catalog import APPROVED, CREATED, DELETED, UPDATED
 
 __all__ = ["router"]
 
@@ -83,7 +85,7 @@ class CommentEdit(StrictBody):
 def _record(
     conn: sqlite3.Connection, state: EmulatorState, site: Site, event_type: str, comment_id: str
 ) -> None:
-    # The webhook engine queues the event; the body (spec 2.4) is ours to build.
+    # The webhook engine queues the event; the body is ours to build.
     journal.enqueue_event(
         conn,
         site=site,
@@ -97,17 +99,6 @@ def _record(
         ),
         now=state.clock.now(),
     )
-
-
-def _site_of(state: EmulatorState, shortname: str) -> Site:
-    site = state.settings.sites.by_shortname_or_id(shortname)
-    if site is None:
-        raise ApiError(
-            404,
-            "unknown_site",
-            f"website_id: no site has the shortname or 24-hex id {shortname[:64]!r}",
-        )
-    return site
 
 
 def _not_found(comment_id: str) -> ApiError:
@@ -127,7 +118,7 @@ async def list_comments(request: Request) -> dict[str, Any]:
     if not website_id:
         raise invalid("website_id", "required: the site's shortname or its 24-hex website_id")
     uid = check_uid(request.query_params.get("uid"))
-    site = _site_of(state, website_id)
+    site = state.site(website_id)
 
     def read() -> dict[str, Any]:
         with state.db.read() as conn:
@@ -145,14 +136,14 @@ async def list_comments(request: Request) -> dict[str, Any]:
 @router.post(
     "/api/pub/comments",
     status_code=201,
-    summary="Post a comment (fires comment.created)",
+    summary=f"Post a comment (fires {CREATED.name})",
     responses=error_responses(400, 401, 403, 404),
 )
 async def post_comment(body: NewComment, request: Request) -> Response:
     """Create a comment by the signed-in user on the thread ``(website_id, uid)``."""
     state = state_of(request)
     user = await run_in_threadpool(lambda: require_user(request, invalid_reason="auth_required"))
-    site = _site_of(state, body.website_id)
+    site = state.site(body.website_id)
     if user["site"] != site.shortname:
         raise ApiError(
             403, "wrong_site", "this session belongs to another site; sign in on this one"
@@ -188,7 +179,7 @@ async def post_comment(body: NewComment, request: Request) -> Response:
                     now,
                 ),
             )
-            _record(conn, state, site, "comment.created", comment_id)
+            _record(conn, state, site, CREATED.name, comment_id)
             return comment_json(conn, comment_id)
 
     comment = await run_in_threadpool(write)
@@ -207,7 +198,7 @@ def _own_comment(conn: sqlite3.Connection, comment_id: str, user: sqlite3.Row) -
 
 @router.patch(
     "/api/pub/comments/{comment_id}",
-    summary="Edit your comment (fires comment.updated)",
+    summary=f"Edit your comment (fires {UPDATED.name})",
     responses=error_responses(400, 401, 403, 404, 409),
 )
 async def edit_comment(comment_id: str, body: CommentEdit, request: Request) -> Response:
@@ -227,7 +218,7 @@ async def edit_comment(comment_id: str, body: CommentEdit, request: Request) -> 
                 "UPDATE comments SET content = ?, updated_at = ? WHERE id = ?",
                 (content, state.clock.now(), comment_id),
             )
-            _record(conn, state, _site_of(state, row["site"]), "comment.updated", comment_id)
+            _record(conn, state, state.site(row["site"]), UPDATED.name, comment_id)
             return comment_json(conn, comment_id), True
 
     comment, changed = await run_in_threadpool(write)
@@ -238,7 +229,7 @@ async def edit_comment(comment_id: str, body: CommentEdit, request: Request) -> 
 
 @router.delete(
     "/api/pub/comments/{comment_id}",
-    summary="Delete your comment (fires comment.deleted)",
+    summary=f"Delete your comment (fires {DELETED.name})",
     responses=error_responses(401, 403, 404),
 )
 async def delete_comment(comment_id: str, request: Request) -> Response:
@@ -252,7 +243,7 @@ async def delete_comment(comment_id: str, request: Request) -> Response:
             if row["status"] == "deleted":
                 return comment_json(conn, comment_id), False
             _set_status(conn, state, comment_id, "deleted")
-            _record(conn, state, _site_of(state, row["site"]), "comment.deleted", comment_id)
+            _record(conn, state, state.site(row["site"]), DELETED.name, comment_id)
             return comment_json(conn, comment_id), True
 
     comment, changed = await run_in_threadpool(write)
@@ -306,19 +297,19 @@ async def _moderate(request: Request, comment_id: str, status: str, event_type: 
 
 @router.post(
     "/api/moderation/comments/{comment_id}/approve",
-    summary="Approve (fires comment.approved)",
+    summary=f"Approve (fires {APPROVED.name})",
     responses=error_responses(401, 404),
 )
 async def approve_comment(comment_id: str, request: Request) -> Response:
     """Set status ``approved``; every approval is a moderator action and fires its event."""
-    return await _moderate(request, comment_id, "approved", "comment.approved")
+    return await _moderate(request, comment_id, "approved", APPROVED.name)
 
 
 @router.post(
     "/api/moderation/comments/{comment_id}/refuse",
-    summary="Refuse (fires comment.deleted)",
+    summary=f"Refuse (fires {DELETED.name})",
     responses=error_responses(401, 404),
 )
 async def refuse_comment(comment_id: str, request: Request) -> Response:
-    """Set status ``deleted``: there is no comment.refused event, a refusal is comment.deleted."""
-    return await _moderate(request, comment_id, "deleted", "comment.deleted")
+    """Set status ``deleted``: there is no refused event, a refusal fires the deleted one."""
+    return await _moderate(request, comment_id, "deleted", DELETED.name)

@@ -1,4 +1,6 @@
-"""``GET /api/pub/thread-load/`` (spec 2.1, 2.2, 4.1): the widget URL of a thread.
+"""``GET /api/pub/thread-load/``: the widget URL of a thread.
+
+docs/explanation/service.md, "Loading the widget".
 
 Every parameter is checked and a wrong one answers 400 with ``gcCode`` and the
 parameter's name; no input reaches a 500. A parameter given twice is refused

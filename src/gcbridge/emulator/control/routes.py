@@ -1,4 +1,4 @@
-"""The emulator's own control routes, under ``/_emulator/`` (contract.md, "Emulator control").
+"""The emulator's own control routes, under ``/_emulator/`` (docs/reference/emulator-control.md).
 
 - ``GET  /_emulator/health``                       no authentication, no secrets
 - ``GET  /_emulator/clock``, ``POST /_emulator/clock``  freeze / resume / advance
@@ -17,7 +17,7 @@ from typing import Any
 from fastapi import APIRouter, Depends, Request
 
 from gcbridge import __version__
-from gcbridge.emulator.control.service import MAX_ADVANCE, Control
+from gcbridge.emulator.control.operations import MAX_ADVANCE, Control
 from gcbridge.emulator.control.token import token_matches
 from gcbridge.emulator.errors import ApiError
 from gcbridge.emulator.inputs import parse_json_object

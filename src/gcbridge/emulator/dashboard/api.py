@@ -6,8 +6,8 @@ routes, and the account token is all the user typed. The answer carries no
 secret beyond what the token holder already has: the webhook secret is read
 from the public config route, and only when the user asks to reveal it.
 
-Errors follow the webhook routes' convention (spec 5.2): a missing or unknown
-token answers HTTP 200 with ``{"gcCode": 410, ...}``, so the dashboard has one
+Errors follow the webhook routes' convention (docs/explanation/service.md#webhooks): a
+missing or unknown token answers HTTP 200 with ``{"gcCode": 410, ...}``, so the dashboard has one
 rule for every body it reads: check ``gcCode`` first.
 """
 

@@ -1,7 +1,7 @@
-"""The event catalog for the dashboard: the four event types, their schemas, a body check.
+"""The event catalog for the dashboard: the event types, their schemas, a body check.
 
 ``GET  /api/dashboard/events``                      the catalog: each event type, when it
-                                                   fires, its example body and schema URL
+                                                   fires, its trigger, example and schema URL
 ``GET  /api/dashboard/events/{event_type}/schema``  its JSON Schema (draft 2020-12), the very
                                                    text ``gcbridge webhooks schema`` prints
 ``POST /api/dashboard/events/check``               ``{"body": "<raw body>", "event_type"?}``
@@ -24,9 +24,9 @@ from fastapi.responses import JSONResponse
 
 from gcbridge.emulator.errors import ApiError
 from gcbridge.emulator.openapi import error_responses, json_request_body
-from gcbridge.webhooks.event_schemas import EVENT_CATALOG, example_body, schema_json
+from gcbridge.webhooks.catalog import CATALOG, EVENT_TYPES, example_body
+from gcbridge.webhooks.event_schemas import schema_json
 from gcbridge.webhooks.schema_check import WebhookSchemaError, check_body
-from gcbridge.webhooks.signature import EVENT_TYPES
 
 __all__ = ["router"]
 
@@ -42,15 +42,19 @@ def _schema_path(event_type: str) -> str:
 
 @router.get("/api/dashboard/events", summary="The webhook event catalog (dashboard)")
 async def event_catalog() -> Response:
-    """``{"events": [{"event_type", "fires_when", "schema_url", "example"}], ...}``."""
+    """``{"events": [{"event_type", "fires_when", "trigger", "schema_url", "example"}], ...}``.
+
+    The dashboard's lists (subscriptions, test buttons, journal filter) are built from it.
+    """
     events = [
         {
-            "event_type": event_type,
-            "fires_when": EVENT_CATALOG[event_type],
-            "schema_url": _schema_path(event_type),
-            "example": example_body(event_type),
+            "event_type": event.name,
+            "fires_when": event.fires_when,
+            "trigger": event.trigger,
+            "schema_url": _schema_path(event.name),
+            "example": example_body(event.name),
         }
-        for event_type in EVENT_TYPES
+        for event in CATALOG
     ]
     body = {
         "events": events,

@@ -1,4 +1,4 @@
-"""The emulator's webhook delivery engine (spec 2.3-2.6, 4.2-4.7, 7, 8).
+"""The emulator's webhook delivery engine (docs/explanation/service.md#webhooks).
 
 Owns: the ``/webhook/...`` routes (``routes``), the outbox/journal rows (``journal``,
 ``outbox``), the dispatcher and its workers (``dispatcher``), one HTTP attempt

@@ -3,7 +3,7 @@
 The dispatcher decides *when* to attempt and writes the journal; this module
 does the network part of one attempt and nothing else:
 
-- :func:`build_request` makes the exact request of spec 2.6 (a fresh timestamp
+- :func:`build_request` makes the exact request of a delivery (a fresh timestamp
   and signature, the same delivery id on every retry, the retry count, the
   first-sent-at date) aimed at the checked address (:func:`.ssrf.pin_request`),
   and returns the headers as they will leave, for the journal;
@@ -25,15 +25,7 @@ import httpx
 from gcbridge.clock import utc_iso
 from gcbridge.emulator.webhooks.schedule import parse_retry_after
 from gcbridge.emulator.webhooks.ssrf import Target, pin_request
-from gcbridge.webhooks.signature import (
-    DELIVERY_ID_HEADER,
-    FIRST_SENT_AT_HEADER,
-    RETRY_COUNT_HEADER,
-    SIGNATURE_HEADER,
-    TIMESTAMP_HEADER,
-    USER_AGENT,
-    sign,
-)
+from gcbridge.webhooks.signature import delivery_headers
 
 __all__ = ["AttemptResult", "build_request", "send_attempt"]
 
@@ -64,16 +56,15 @@ def build_request(
     """The signed, pinned POST of attempt ``number``, and its headers exactly as sent."""
     timestamp_ms = int(now * 1000)
     url, pin_headers, extensions = pin_request(target)
-    headers = {
-        "Content-Type": "application/json",
-        "User-Agent": USER_AGENT,
-        SIGNATURE_HEADER: sign(secret, timestamp_ms, body),
-        TIMESTAMP_HEADER: str(timestamp_ms),
-        DELIVERY_ID_HEADER: delivery_id,
-        RETRY_COUNT_HEADER: str(number),
-        FIRST_SENT_AT_HEADER: utc_iso(first_sent_at),
-        **pin_headers,
-    }
+    headers = delivery_headers(
+        secret,
+        body,
+        timestamp_ms=timestamp_ms,
+        delivery_id=delivery_id,
+        retry_count=number,
+        first_sent_at=utc_iso(first_sent_at),
+    )
+    headers.update(pin_headers)
     request = client.build_request(
         "POST", url, content=body, headers=headers, extensions=extensions
     )

@@ -67,7 +67,7 @@ from gcbridge.emulator.webhooks.outbox import (
     record_error,
     record_unsent,
 )
-from gcbridge.emulator.webhooks.schedule import classify, next_attempt
+from gcbridge.emulator.webhooks.schedule import call_outcome
 from gcbridge.emulator.webhooks.ssrf import Resolver, resolve_receiver, system_resolver
 
 __all__ = ["Dispatcher", "DEFAULT_WORKERS", "DEFAULT_PER_RECEIVER", "DEFAULT_PER_SITE"]
@@ -347,21 +347,14 @@ class Dispatcher:
             )
 
         status, error = result.status, result.error
-        now = self.clock.now()
-        outcome = classify(status)
-        if outcome == "succeeded":
-            call_status, due, call_error = "succeeded", None, None
-        else:
-            last = error or f"http_{status}"
-            due = next_attempt(
-                self.settings.retry_schedule, counted + 1, now, status, result.retry_after
-            )
-            if due is not None:
-                call_status, call_error = "pending", last
-            elif outcome == "retry":
-                call_status, call_error = "failed", f"retries_exhausted:{last}"
-            else:
-                call_status, call_error = "failed", last
+        call_status, due, call_error = call_outcome(
+            self.settings.retry_schedule,
+            counted + 1,
+            self.clock.now(),
+            status,
+            error,
+            result.retry_after,
+        )
         # One transaction completes the attempt row and moves the call on.
         with self.db.transaction() as conn:
             complete_attempt(conn, attempt_id, result)
@@ -384,11 +377,9 @@ class Dispatcher:
     ) -> None:
         """An attempt that sent nothing (refused receiver, DNS failure)."""
         now = self.clock.now()
-        due = None if final else next_attempt(self.settings.retry_schedule, counted + 1, now, None)
-        if due is not None:
-            status, call_error = "pending", error
-        else:
-            status, call_error = "failed", error if final else f"retries_exhausted:{error}"
+        status, due, call_error = call_outcome(
+            self.settings.retry_schedule, counted + 1, now, None, error, final=final
+        )
         with self.db.transaction() as conn:
             record_unsent(conn, call_id, number, now, error)
             finish_call(conn, call_id, status, None, due, call_error, url=url, retries=number)

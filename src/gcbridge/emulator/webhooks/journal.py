@@ -1,6 +1,6 @@
 """The webhook configuration and the delivery journal, as rows of the emulator's database.
 
-A *call* is one delivery of one event with all its attempts (contract.md); the
+A *call* is one delivery of one event with all its attempts; the
 ``calls`` table is both the outbox and the journal. :func:`enqueue_event` runs
 inside the transaction of the comment change that fired the event, so the
 change and its pending call commit together or not at all. Everything here is
@@ -20,9 +20,9 @@ from typing import Any
 
 from gcbridge.clock import utc_iso
 from gcbridge.emulator.sites import Site
+from gcbridge.webhooks.catalog import EVENT_TYPES
 
 __all__ = [
-    "EVENT_TYPES",
     "CALL_STATUSES",
     "WebhookConfig",
     "new_secret",
@@ -38,16 +38,8 @@ __all__ = [
     "list_calls",
 ]
 
-EVENT_TYPES: tuple[str, ...] = (
-    "comment.created",
-    "comment.updated",
-    "comment.approved",
-    "comment.deleted",
-)
-"""The four webhook event kinds of spec 6.1."""
-
 CALL_STATUSES: tuple[str, ...] = ("pending", "succeeded", "failed")
-"""The states of a call (contract.md)."""
+"""The states of a call (docs/explanation/service.md#webhooks)."""
 
 
 @dataclass(frozen=True)
@@ -183,7 +175,7 @@ def enqueue_event(
 
     Returns the new call id, or ``None`` when the webhook is missing, disabled or
     not subscribed (events while disabled are dropped, not queued). ``body(timestamp_ms)``
-    builds the delivery body (spec 2.4), called here once and only when the event is
+    builds the delivery body, called here once and only when the event is
     queued, so every attempt sends the same bytes. The caller (the comments part)
     knows what a comment looks like; the journal does not.
     """

@@ -1,4 +1,4 @@
-"""The webhook routes of spec part 4.2-4.7, at their exact paths.
+"""The webhook routes at their exact paths (docs/explanation/service.md#webhooks).
 
 ::
 
@@ -31,7 +31,6 @@ from gcbridge.emulator.openapi import site_auth_responses
 from gcbridge.emulator.state import state_of
 from gcbridge.emulator.webhooks.journal import (
     CALL_STATUSES,
-    EVENT_TYPES,
     call_json,
     config_json,
     disable_config,
@@ -44,6 +43,7 @@ from gcbridge.emulator.webhooks.journal import (
 )
 from gcbridge.emulator.webhooks.openapi import CALLS_EXTRA, SETUP_EXTRA, VERIFY_EXTRA
 from gcbridge.emulator.webhooks.ssrf import check_receiver_url
+from gcbridge.webhooks.catalog import EVENT_TYPES
 
 __all__ = ["router", "DEFAULT_LIMIT", "MAX_LIMIT", "MAX_CURSOR"]
 
@@ -62,7 +62,7 @@ def _invalid(reason: str, message: str) -> ApiError:
 def _not_configured(request: Request | None = None) -> ApiError:
     # The dashboard reads the config on load, before any setup; a browser logs every
     # non-2xx answer in its console as an error. So a same-origin page's fetch gets the
-    # service's other convention (spec 5.2): HTTP 200 with gcCode 404 in the body.
+    # service's other convention (docs/explanation/service.md#webhooks): HTTP 200 with gcCode 404.
     page = request is not None and request.headers.get("sec-fetch-site") == "same-origin"
     return ApiError(
         200 if page else 404,

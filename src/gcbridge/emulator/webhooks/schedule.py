@@ -1,16 +1,18 @@
-"""The retry policy of webhook deliveries as small pure functions (spec 7 and 8).
+"""The retry policy of webhook deliveries as small pure functions.
+
+docs/reference/wire-formats.md, "Retries":
 
 - 2xx: succeeded. 30x: failed, the redirect is not followed (the configured URL
   must be the final one). 429 and 5xx: retried. Any other status (the logical
   4xx, 1xx, nonsense codes): failed, no retry. ``None`` stands for "no response"
   (network error or timeout): retried.
-- The schedule is the tuple of delays between attempts (contract.md), default
-  ``(0, 60, 300, 900, 3600, 21600)``: six attempts in all, the first at once.
+- The schedule is the tuple of delays between attempts, the first at once
+  (:data:`~gcbridge.emulator.settings.DEFAULT_RETRY_SCHEDULE` by default).
 - ``Retry-After`` (seconds or an HTTP date) longer than the next delay moves the
   attempt to the smallest delay of the schedule at least as long, capped at the
   largest; it never adds attempts and never brings an attempt forward.
 
-The dispatcher does the I/O; these functions decide.
+The dispatcher does the I/O; these functions decide (:func:`call_outcome`).
 """
 
 from __future__ import annotations
@@ -18,11 +20,15 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from email.utils import parsedate_to_datetime
-from typing import Literal
+from typing import Literal, NamedTuple
 
 __all__ = [
     "MAX_RETRY_AFTER",
     "Outcome",
+    "CallOutcome",
+    "call_outcome",
+    "duration_text",
+    "schedule_text",
     "classify",
     "is_retryable",
     "parse_retry_after",
@@ -108,3 +114,54 @@ def next_attempt(
         return None
     delay = next_delay(schedule, attempts_made, retry_after)
     return None if delay is None else now + delay
+
+
+class CallOutcome(NamedTuple):
+    """Where an attempt leaves its call: its status, when it is due again, the error it keeps."""
+
+    status: Literal["succeeded", "pending", "failed"]
+    due: float | None
+    error: str | None
+
+
+def call_outcome(
+    schedule: Sequence[float],
+    attempts_made: int,
+    now: float,
+    status: int | None,
+    error: str | None = None,
+    retry_after: float | None = None,
+    *,
+    final: bool = False,
+) -> CallOutcome:
+    """The call's next state after an attempt that ended with ``status`` (or ``error``).
+
+    ``status`` ``None``: nothing answered (``error`` says why: a timeout, a DNS
+    failure). ``final``: an error no retry can mend (a refused receiver URL). A
+    call out of attempts keeps its last error as ``retries_exhausted:<error>``.
+    """
+    outcome = classify(status)
+    if outcome == "succeeded":
+        return CallOutcome("succeeded", None, None)
+    last = error or f"http_{status}"
+    due = None if final else next_attempt(schedule, attempts_made, now, status, retry_after)
+    if due is not None:
+        return CallOutcome("pending", due, last)
+    if outcome == "retry" and not final:
+        return CallOutcome("failed", None, f"retries_exhausted:{last}")
+    return CallOutcome("failed", None, last)
+
+
+def duration_text(seconds: float) -> str:
+    """``3600`` -> ``1 hour``, ``300`` -> ``5 minutes``, ``90`` -> ``90 seconds``."""
+    for unit, size in (("hour", 3600), ("minute", 60)):
+        if seconds >= size and seconds % size == 0:
+            count = seconds / size
+            return f"{count:g} {unit}{'' if count == 1 else 's'}"
+    return f"{seconds:g} second{'' if seconds == 1 else 's'}"
+
+
+def schedule_text(schedule: Sequence[float]) -> str:
+    """The delays after the first attempt in words: ``1 minute, 5 minutes and 1 hour``."""
+    words = [duration_text(delay) for delay in schedule[1:]] or ["no retry"]
+    return " and ".join([", ".join(words[:-1]), words[-1]] if len(words) > 1 else words)

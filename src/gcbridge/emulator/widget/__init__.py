@@ -1,4 +1,4 @@
-"""The widget page at ``/widget/`` (spec 4.8, 5.1, 6.2): static files, strict headers.
+"""The widget page at ``/widget/`` (docs/explanation/service.md): static files, strict headers.
 
 ``index.html``, ``widget.css`` and the page's ES modules (``main.js``, the entry,
 and what it imports) sit beside this module and are served as they are, by

@@ -60,7 +60,7 @@ function asSignedIn(send) {
 }
 
 function afterAuthFailure(sent) {
-  // An expired session signs the user out; it is not a gc-sso-auth path (spec 6.2).
+  // An expired session signs the user out; it is not a gc-sso-auth path (docs/explanation/service.md#signing-the-apps-user-in).
   // (Only the session that failed: a newer one is the user's now.)
   if (sent.result.status === 401) {
     if (sent.token !== state.token) { return Promise.resolve(); }

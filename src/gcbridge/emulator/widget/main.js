@@ -1,5 +1,5 @@
 /**
- * gc-bridge emulator: the comment widget page (spec 4.8, 5.1, 6.2), entry module.
+ * gc-bridge emulator: the comment widget page (docs/explanation/service.md), entry module.
  *
  * Plain browser ES modules, no build step. Reads its thread from the query
  * string (website_id, uid, url, page_title, optional api_public_key) and talks

@@ -59,7 +59,7 @@ export function onMessage(event) {
   try { message = JSON.parse(event.data); } catch (e) { return; }
   if (!message || typeof message !== 'object') { return; }
   if (message.info === 'sso-login') {
-    // Without api_public_key SSO is off: ignored silently, no request, no log (spec 5.1).
+    // Without api_public_key SSO is off: ignored silently, no request, no log (docs/explanation/service.md#loading-the-widget).
     if (!config.apiPublicKey || typeof message.data !== 'string' || !message.data) { return; }
     var ssoData = message.data;
     inSessionQueue(function () { return ssoLogin(ssoData); });

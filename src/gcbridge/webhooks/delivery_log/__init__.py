@@ -2,7 +2,7 @@
 
 Two things are remembered:
 
-- **delivery ids** (spec 6.1: the idempotency key). A delivery is *claimed*
+- **delivery ids** (the idempotency key). A delivery is *claimed*
   before its handler runs; the claim is a lease (``lease`` seconds): while it is
   held, a copy of the same id is ``in_flight`` (answer it 503 so the service
   retries: the first handler may still fail); when the handler succeeds the id
@@ -21,10 +21,11 @@ backend cannot be reached, or does not answer within ``timeout``, every method
 raises :class:`~gcbridge.webhooks.errors.DeliveryLogUnavailable`: the receiver
 answers 503 and nothing is processed unguarded.
 
-A claim is a :class:`Claim` with its own token (:meth:`DeliveryLog.acquire`):
-completing or releasing it never touches another handler's claim of the same
-id. A settlement the backend could not take (an outage after the handler ran)
-is written before the log's next call (:mod:`.claims`).
+One way to use it: :meth:`DeliveryLog.acquire` a delivery, then :meth:`~DeliveryLog.complete`
+the :class:`Claim` when the handler succeeded or :meth:`~DeliveryLog.release` it when it
+failed. A claim carries its own token: completing or releasing it never touches another
+handler's claim of the same id. A settlement the backend could not take (an outage after
+the handler ran) is written before the log's next call (:mod:`.claims`).
 
 Delivery ids longer than :data:`MAX_DELIVERY_ID_LENGTH` are refused
 (``WebhookDeliveryIdError``, reason ``delivery_id_too_long``) on every backend.
@@ -32,18 +33,15 @@ Delivery ids longer than :data:`MAX_DELIVERY_ID_LENGTH` are refused
 
 from __future__ import annotations
 
+import logging
 import os
 import secrets
 import sqlite3
-import threading
 import time
 from collections.abc import Callable
-from typing import Literal, TypeVar
+from typing import TypedDict, TypeVar, Unpack
 
 from gcbridge.clock import Clock
-from gcbridge.webhooks.delivery_log.backends import DEFAULT_RETENTION
-from gcbridge.webhooks.delivery_log.backends import guarded as _guarded
-from gcbridge.webhooks.delivery_log.backends import store_for as _store_for
 from gcbridge.webhooks.delivery_log.base import ClaimOutcome, DeliveryStore, EntryState
 from gcbridge.webhooks.delivery_log.claims import (
     MAX_DELIVERY_ID_LENGTH,
@@ -51,8 +49,10 @@ from gcbridge.webhooks.delivery_log.claims import (
     PendingSettlements,
     Settlement,
 )
-from gcbridge.webhooks.delivery_log.sqlite_store import SqliteStore
+from gcbridge.webhooks.delivery_log.deadline import TimedOut
+from gcbridge.webhooks.delivery_log.sqlite_store import DEFAULT_BUSY_TIMEOUT, SqliteStore
 from gcbridge.webhooks.errors import (
+    DeliveryLogConfigError,
     DeliveryLogUnavailable,
     WebhookDeliveryIdError,
     WebhookReplayError,
@@ -61,7 +61,7 @@ from gcbridge.webhooks.signature import DEFAULT_TOLERANCE
 
 __all__ = [
     "DeliveryLog",
-    "DeliveryStatus",
+    "LogSettings",
     "Claim",
     "MAX_DELIVERY_ID_LENGTH",
     "ClaimOutcome",
@@ -70,15 +70,24 @@ __all__ = [
     "DEFAULT_RETENTION",
 ]
 
-
-DeliveryStatus = Literal["new", "duplicate", "in_flight"]
-"""Outcome of :meth:`DeliveryLog.claim` (``in_flight`` only from ``claim``)."""
+logger = logging.getLogger("gcbridge.webhooks")
 
 DEFAULT_LEASE = 60.0
 """Seconds a claim holds before another instance may take it over (> the service's 10 s timeout)."""
+DEFAULT_RETENTION = 7 * 24 * 3600.0
+"""Seconds a processed delivery id is remembered (longer than the service's retry schedule)."""
 
 _PRUNE_EVERY = 60.0  # seconds between opportunistic prunes (SQLite, PostgreSQL)
 _T = TypeVar("_T")
+
+
+class LogSettings(TypedDict, total=False):
+    """The settings :meth:`DeliveryLog.from_url` hands to the constructor."""
+
+    retention: float
+    tolerance: float
+    lease: float
+    clock: Clock | None
 
 
 class DeliveryLog:
@@ -101,8 +110,6 @@ class DeliveryLog:
         self.lease = float(lease)
         self._clock = clock
         self._store = store if store is not None else SqliteStore(path, retention=retention)
-        self._claims: dict[str, Claim] = {}  # id -> this log's latest claim (id-keyed calls)
-        self._claims_lock = threading.Lock()
         self._pending = PendingSettlements()
         self._last_prune = float("-inf")
 
@@ -111,14 +118,12 @@ class DeliveryLog:
         cls,
         url: str | os.PathLike[str],
         *,
-        retention: float = DEFAULT_RETENTION,
-        tolerance: float = DEFAULT_TOLERANCE,
-        lease: float = DEFAULT_LEASE,
-        clock: Clock | None = None,
         timeout: float | None = None,
+        **settings: Unpack[LogSettings],
     ) -> DeliveryLog:
         """A log on ``sqlite:///PATH`` (or a bare path), ``postgresql://...`` or ``redis://...``.
 
+        ``retention``, ``tolerance``, ``lease`` and ``clock`` as the constructor's;
         ``clock=None`` uses the backend's clock (the database server's for
         PostgreSQL and Redis). ``timeout``: seconds one call may wait for the
         backend before the log counts as unavailable (default 5 for PostgreSQL
@@ -131,7 +136,7 @@ class DeliveryLog:
             raise ValueError("timeout must be positive")
         target = os.fspath(url)
         store = _guarded("sqlite", lambda: _store_for(target, timeout), (sqlite3.Error,))
-        return cls(store=store, retention=retention, tolerance=tolerance, lease=lease, clock=clock)
+        return cls(store=store, **settings)
 
     def __repr__(self) -> str:
         return (
@@ -144,94 +149,76 @@ class DeliveryLog:
         """``sqlite``, ``postgresql`` or ``redis``."""
         return self._store.kind
 
-    def acquire(self, delivery_id: str, signature: str, timestamp_ms: int) -> Claim:
+    def acquire(self, delivery_id: str | None, signature: str, timestamp_ms: int) -> Claim:
         """Atomically claim ``delivery_id`` for this caller's handler; the :class:`Claim`.
 
         ``status`` ``new``: the caller holds the claim (``token`` set) and must
         :meth:`complete` it after processing or :meth:`release` it if processing
         failed. ``duplicate``: already processed. ``in_flight``: another handler
-        holds a live lease (retry later). Raises ``WebhookReplayError`` when the
-        signature was already accepted under another delivery id, and
-        ``WebhookDeliveryIdError`` for an id over 200 characters.
+        holds a live lease (retry later). A delivery without an id (``None``)
+        only has its signature remembered: ``new``, with nothing to settle.
+        Raises ``WebhookReplayError`` when the signature was already accepted
+        under another delivery id, and ``WebhookDeliveryIdError`` for an id over
+        200 characters.
         """
-        _check_id(delivery_id)
-        token = secrets.token_hex(8)
         self._maybe_prune()
-        sig = signature.lower()
+        sig, timestamp_ms = signature.lower(), int(timestamp_ms)
+        if delivery_id is None:
+            tolerance = self.tolerance
+            if not self._call(
+                lambda now: self._store.claim_signature(sig, timestamp_ms, now, tolerance=tolerance)
+            ):
+                raise _replayed()
+            return Claim("new", "", sig, timestamp_ms)
+        _check_id(delivery_id)
+        wanted = Claim("new", delivery_id, sig, timestamp_ms, secrets.token_hex(8))
         try:
             outcome = self._call(
                 lambda now: self._store.claim(
-                    delivery_id,
-                    token,
-                    sig,
-                    timestamp_ms,
-                    now,
-                    lease=self.lease,
-                    tolerance=self.tolerance,
+                    wanted, now, lease=self.lease, tolerance=self.tolerance
                 )
             )
         except DeliveryLogUnavailable:
             # The claim may still land (a server that resumes runs what it had read):
             # release it when the log is back, so it does not hold the id for a lease.
-            self._pending.add("release", Claim("new", delivery_id, sig, int(timestamp_ms), token))
+            self._pending.add("release", wanted)
             raise
         if outcome == "replayed":
             raise _replayed()
-        claim = Claim(
-            outcome,
-            delivery_id,
-            sig,
-            int(timestamp_ms),
-            token if outcome == "new" else None,
-        )
-        if claim.held:
-            with self._claims_lock:
-                self._claims[delivery_id] = claim
-        return claim
+        return wanted if outcome == "new" else Claim(outcome, delivery_id, sig, timestamp_ms)
 
-    def claim(self, delivery_id: str, signature: str, timestamp_ms: int) -> DeliveryStatus:
-        """Like :meth:`acquire`, the status only: settle it with :meth:`complete` by id."""
-        return self.acquire(delivery_id, signature, timestamp_ms).status
-
-    def complete(self, claim: Claim | str) -> bool:
+    def complete(self, claim: Claim) -> bool:
         """Mark a claimed delivery processed (its copies become ``duplicate``).
 
-        Given the :class:`Claim`, only while its token still holds the id: a
-        stale completion (the lease ran out and another handler claimed the id)
-        touches nothing and returns ``False``. Given an id, this log's latest
-        claim of it. If the backend is down the completion is kept and written
-        before this log's next call (``DeliveryLogUnavailable`` is still raised).
+        Only while the claim's token still holds the id: a stale completion (the
+        lease ran out and another handler claimed the id) touches nothing and
+        returns ``False``, as does a claim not held. If the backend is down the
+        completion is kept and written before this log's next call
+        (``DeliveryLogUnavailable`` is still raised).
         """
-        held = self._held(claim)
-        if held is None:
-            assert isinstance(claim, str)
-            # Another handler in this process took the claim over after the lease and
-            # completed it first; anything else is a caller's mistake.
-            if self.state(claim) == "processed":
-                return False
-            raise KeyError(f"delivery {claim!r} was not claimed through this log")
-        return self._settle("complete", held)
+        return claim.held and self._settle("complete", claim)
 
-    def release(self, claim: Claim | str) -> bool:
+    def release(self, claim: Claim) -> bool:
         """Give up a claim whose processing failed (the retry gets in); ``True`` if dropped.
 
         Only this claim's token is released: another handler's live claim of the
         same id (this or another instance) is never touched. Kept for later like
         :meth:`complete` if the backend is down.
         """
-        held = self._held(claim)
-        if held is None:
-            return False
-        return self._settle("release", held)
+        return claim.held and self._settle("release", claim)
 
-    def _held(self, claim: Claim | str) -> Claim | None:
-        with self._claims_lock:
-            if isinstance(claim, str):
-                _check_id(claim)
-                return self._claims.pop(claim, None)
-            if self._claims.get(claim.delivery_id) == claim:
-                del self._claims[claim.delivery_id]
-        return claim if claim.held else None
+    def state(self, delivery_id: str) -> EntryState | None:
+        """``processed``, ``in_flight`` (a live claim) or ``None``."""
+        _check_id(delivery_id)
+        return self._call(lambda now: self._store.state(delivery_id, now))
+
+    def prune(self) -> int:
+        """Forget expired ids, claims and signatures; how many."""
+        return self._call(self._store.prune)
+
+    def close(self) -> None:
+        """Close the backend's connections."""
+        self._store.close()
 
     def _settle(self, what: Settlement, claim: Claim) -> bool:
         try:
@@ -242,16 +229,8 @@ class DeliveryLog:
 
     def _write(self, what: Settlement, claim: Claim, now: float | None) -> bool:
         if what == "release":
-            return self._store.release(claim.delivery_id, claim.token)
-        return self._store.complete(
-            claim.delivery_id,
-            claim.signature,
-            claim.timestamp_ms,
-            now,
-            retention=self.retention,
-            tolerance=self.tolerance,
-            token=claim.token,
-        )
+            return self._store.release(claim)
+        return self._store.complete(claim, now, retention=self.retention, tolerance=self.tolerance)
 
     def _flush_pending(self) -> None:
         """Write the settlements an outage held back (before anything else reaches the log)."""
@@ -266,61 +245,6 @@ class DeliveryLog:
             except DeliveryLogUnavailable:
                 self._pending.put_back(items[index:])
                 raise
-
-    def record(self, delivery_id: str, signature: str, timestamp: int) -> None:
-        """Mark ``delivery_id`` processed, whoever claimed it; ``timestamp``: signed epoch ms."""
-        _check_id(delivery_id)
-        self._maybe_prune()
-        self._call(
-            lambda now: self._store.complete(
-                delivery_id,
-                signature.lower(),
-                timestamp,
-                now,
-                retention=self.retention,
-                tolerance=self.tolerance,
-            )
-        )
-
-    def check(self, delivery_id: str | None, signature: str, timestamp_ms: int) -> DeliveryStatus:
-        """Without a lease: ``duplicate`` for a processed id, else claim the signature."""
-        if delivery_id is not None:
-            _check_id(delivery_id)
-        if delivery_id is not None and self.seen(delivery_id):
-            return "duplicate"
-        if not self.claim_signature(signature, timestamp_ms):
-            raise _replayed()
-        return "new"
-
-    def seen(self, delivery_id: str) -> bool:
-        """Whether ``delivery_id`` was processed (and not yet forgotten)."""
-        return self.state(delivery_id) == "processed"
-
-    def state(self, delivery_id: str) -> EntryState | None:
-        """``processed``, ``in_flight`` (a live claim) or ``None``."""
-        _check_id(delivery_id)
-        return self._call(lambda now: self._store.state(delivery_id, now))
-
-    def signature_seen(self, signature: str) -> bool:
-        """Whether ``signature`` was accepted and is still inside its window."""
-        return self._call(lambda now: self._store.signature_seen(signature.lower(), now))
-
-    def claim_signature(self, signature: str, timestamp_ms: int) -> bool:
-        """Atomically remember ``signature``; ``False`` if it was already accepted."""
-        self._maybe_prune()
-        return self._call(
-            lambda now: self._store.claim_signature(
-                signature.lower(), timestamp_ms, now, tolerance=self.tolerance
-            )
-        )
-
-    def prune(self) -> int:
-        """Forget expired ids, claims and signatures; how many."""
-        return self._call(self._store.prune)
-
-    def close(self) -> None:
-        """Close the backend's connections."""
-        self._store.close()
 
     def _now(self) -> float | None:
         return None if self._clock is None else self._clock.now()
@@ -355,3 +279,58 @@ def _replayed() -> WebhookReplayError:
         "(a captured request replayed)",
         reason="replayed_signature",
     )
+
+
+def _store_for(url: str, timeout: float | None = None) -> DeliveryStore:
+    """The store for ``url`` (a path, ``sqlite://``, ``postgresql://``, ``redis://``)."""
+    scheme = url.split("://", 1)[0].lower() if "://" in url else ""
+    busy = DEFAULT_BUSY_TIMEOUT if timeout is None else timeout
+    if not scheme:
+        return SqliteStore(url, retention=DEFAULT_RETENTION, timeout=busy)
+    if scheme == "sqlite":
+        path = url[len("sqlite://") :]
+        path = path[1:] if path.startswith("/") else path  # sqlite:///rel, sqlite:////abs
+        return SqliteStore(path or ":memory:", retention=DEFAULT_RETENTION, timeout=busy)
+    if scheme in ("postgresql", "postgres"):
+        from gcbridge.webhooks.delivery_log.postgres_store import (
+            DEFAULT_TIMEOUT,
+            PostgresStore,
+            load_psycopg,
+        )
+
+        pg_timeout = DEFAULT_TIMEOUT if timeout is None else timeout
+        return _guarded(
+            "postgresql",
+            lambda: PostgresStore(url, timeout=pg_timeout),
+            (load_psycopg().Error, TimedOut),
+        )
+    if scheme in ("redis", "rediss", "unix"):
+        from gcbridge.webhooks.delivery_log.redis_store import (
+            DEFAULT_TIMEOUT as REDIS_TIMEOUT,
+        )
+        from gcbridge.webhooks.delivery_log.redis_store import RedisStore, load_redis
+
+        redis_timeout = REDIS_TIMEOUT if timeout is None else timeout
+        return _guarded(
+            "redis",
+            lambda: RedisStore(url, timeout=redis_timeout),
+            (load_redis().RedisError,),
+        )
+    raise DeliveryLogConfigError(
+        f"unsupported delivery log URL scheme {scheme!r}: use a file path, sqlite:///PATH, "
+        "postgresql://... or redis://...",
+        reason="unsupported_url",
+    )
+
+
+def _guarded(kind: str, fn: Callable[[], _T], errors: tuple[type[BaseException], ...]) -> _T:
+    """``fn()``, its backend ``errors`` (OS errors, time-outs too) as ``DeliveryLogUnavailable``."""
+    try:
+        return fn()
+    except errors + (OSError, TimedOut) as exc:
+        # The message names the error type only: backend messages can hold URLs.
+        logger.warning("delivery log (%s) unavailable: %s", kind, type(exc).__name__)
+        raise DeliveryLogUnavailable(
+            f"the delivery log ({kind}) is unavailable: {type(exc).__name__}",
+            reason="delivery_log_unavailable",
+        ) from exc

@@ -20,7 +20,9 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from typing import Literal
 
-__all__ = ["DeliveryStore", "ClaimOutcome", "EntryState", "signature_expiry"]
+from gcbridge.webhooks.delivery_log.claims import Claim
+
+__all__ = ["DeliveryStore", "ClaimOutcome", "EntryState", "entry_state", "signature_expiry"]
 
 ClaimOutcome = Literal["new", "duplicate", "in_flight", "replayed"]
 """``new``: the caller holds the claim; ``duplicate``: processed already;
@@ -29,6 +31,13 @@ was already accepted under another delivery id."""
 
 EntryState = Literal["processed", "in_flight"]
 """The state of a live delivery id."""
+
+
+def entry_state(raw: object) -> EntryState | None:
+    """A store's stored state of a live id (``processed``, else a claim) as an EntryState."""
+    if raw is None:
+        return None
+    return "processed" if raw in ("processed", b"processed") else "in_flight"
 
 
 def signature_expiry(timestamp_ms: int, now: float, tolerance: float) -> float:
@@ -51,39 +60,23 @@ class DeliveryStore(ABC):
 
     @abstractmethod
     def claim(
-        self,
-        delivery_id: str,
-        token: str,
-        signature: str,
-        timestamp_ms: int,
-        now: float | None,
-        *,
-        lease: float,
-        tolerance: float,
+        self, claim: Claim, now: float | None, *, lease: float, tolerance: float
     ) -> ClaimOutcome:
-        """Atomically claim a delivery id (new or with an expired entry) and its signature."""
+        """Atomically take ``claim`` (its id new, or with an expired entry) and its signature."""
 
     @abstractmethod
     def complete(
-        self,
-        delivery_id: str,
-        signature: str,
-        timestamp_ms: int,
-        now: float | None,
-        *,
-        retention: float,
-        tolerance: float,
-        token: str | None = None,
+        self, claim: Claim, now: float | None, *, retention: float, tolerance: float
     ) -> bool:
         """Mark the id processed for ``retention`` and remember its signature; ``True`` if so.
 
-        With ``token``, only if that token's claim still holds the id (live or
-        expired) or the id is unknown: a stale completion touches nothing.
+        Only if the claim's token still holds the id (live or expired) or the id is
+        unknown: a stale completion touches nothing.
         """
 
     @abstractmethod
-    def release(self, delivery_id: str, token: str | None) -> bool:
-        """Drop a claim (only ``token``'s, if given); processed ids stay. ``True`` if dropped."""
+    def release(self, claim: Claim) -> bool:
+        """Drop the claim (its token's only); processed ids stay. ``True`` if dropped."""
 
     @abstractmethod
     def state(self, delivery_id: str, now: float | None) -> EntryState | None:
@@ -94,10 +87,6 @@ class DeliveryStore(ABC):
         self, signature: str, timestamp_ms: int, now: float | None, *, tolerance: float
     ) -> bool:
         """Atomically remember a signature; ``False`` if it is already alive."""
-
-    @abstractmethod
-    def signature_seen(self, signature: str, now: float | None) -> bool:
-        """Whether a signature is alive."""
 
     @abstractmethod
     def prune(self, now: float | None) -> int:

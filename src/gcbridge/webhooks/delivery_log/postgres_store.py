@@ -32,7 +32,13 @@ import threading
 import time
 from typing import TYPE_CHECKING, Any
 
-from gcbridge.webhooks.delivery_log.base import ClaimOutcome, DeliveryStore, EntryState
+from gcbridge.webhooks.delivery_log.base import (
+    ClaimOutcome,
+    DeliveryStore,
+    EntryState,
+    entry_state,
+)
+from gcbridge.webhooks.delivery_log.claims import Claim
 from gcbridge.webhooks.delivery_log.deadline import Breaker, TimedOut, Watchdog
 from gcbridge.webhooks.delivery_log.postgres_schema import ensure_schema
 from gcbridge.webhooks.errors import DeliveryLogConfigError
@@ -108,6 +114,12 @@ def load_psycopg() -> Any:
             reason="missing_extra",
         ) from None
     return psycopg
+
+
+def _claim_params(claim: Claim, now: float | None, **more: float) -> dict[str, Any]:
+    """A claim's fields as the statements' named parameters (and ``now``, ``more``)."""
+    fields = {"id": claim.delivery_id, "token": claim.token, "sig": claim.signature}
+    return {**fields, "ts": claim.timestamp_ms, "now": now, **more}
 
 
 class PostgresStore(DeliveryStore):
@@ -228,26 +240,10 @@ class PostgresStore(DeliveryStore):
             self._give_back(conn)
 
     def claim(
-        self,
-        delivery_id: str,
-        token: str,
-        signature: str,
-        timestamp_ms: int,
-        now: float | None,
-        *,
-        lease: float,
-        tolerance: float,
+        self, claim: Claim, now: float | None, *, lease: float, tolerance: float
     ) -> ClaimOutcome:
         """Claim the id (new, or expired) and then its signature, in one transaction."""
-        params = {
-            "id": delivery_id,
-            "token": token,
-            "sig": signature,
-            "ts": int(timestamp_ms),
-            "now": now,
-            "lease": lease,
-            "tolerance": tolerance,
-        }
+        params = _claim_params(claim, now, lease=lease, tolerance=tolerance)
 
         def run(conn: psycopg.Connection[Any]) -> ClaimOutcome:
             fresh_signature, claimed = conn.execute(_CLAIM, params).fetchone() or (False, False)
@@ -266,45 +262,26 @@ class PostgresStore(DeliveryStore):
         return outcome
 
     def complete(
-        self,
-        delivery_id: str,
-        signature: str,
-        timestamp_ms: int,
-        now: float | None,
-        *,
-        retention: float,
-        tolerance: float,
-        token: str | None = None,
+        self, claim: Claim, now: float | None, *, retention: float, tolerance: float
     ) -> bool:
         """Mark processed for the retention; remember the signature (``token``: if still its)."""
-        params = {
-            "id": delivery_id,
-            "sig": signature,
-            "ts": int(timestamp_ms),
-            "now": now,
-            "retention": retention,
-            "tolerance": tolerance,
-            "token": token,
-        }
-
+        params = _claim_params(claim, now, retention=retention, tolerance=tolerance)
         row = self._run(lambda conn: conn.execute(_COMPLETE, params).fetchone())
         return bool(row and row[0])
 
-    def release(self, delivery_id: str, token: str | None) -> bool:
+    def release(self, claim: Claim) -> bool:
         """Drop a claim (``token``'s only, if given)."""
         sql = (
             "DELETE FROM gcbridge_delivery_ids WHERE delivery_id = %(id)s "
             "AND state = 'claimed' AND (%(token)s::text IS NULL OR token = %(token)s) RETURNING 1"
         )
-        params = {"id": delivery_id, "token": token}
+        params = _claim_params(claim, None)
         return bool(self._run(lambda conn: conn.execute(sql, params).fetchone() is not None))
 
     def state(self, delivery_id: str, now: float | None) -> EntryState | None:
         """``processed``, ``in_flight`` or ``None``."""
         row = self._run(lambda c: c.execute(_STATE, {"id": delivery_id, "now": now}).fetchone())
-        if row is None:
-            return None
-        return "processed" if row[0] == "processed" else "in_flight"
+        return entry_state(row[0] if row else None)
 
     def claim_signature(
         self, signature: str, timestamp_ms: int, now: float | None, *, tolerance: float
@@ -312,14 +289,6 @@ class PostgresStore(DeliveryStore):
         """Remember a signature unless alive."""
         params = {"sig": signature, "ts": int(timestamp_ms), "now": now, "tolerance": tolerance}
         return bool(self._run(lambda c: c.execute(_CLAIM_SIGNATURE, params).fetchone()))
-
-    def signature_seen(self, signature: str, now: float | None) -> bool:
-        """Whether the signature is alive."""
-        sql = (
-            f"SELECT 1 FROM gcbridge_signatures WHERE signature = %(sig)s AND expires_at >= {_NOW}"
-        )
-        params = {"sig": signature, "now": now}
-        return bool(self._run(lambda c: c.execute(sql, params).fetchone()))
 
     def prune(self, now: float | None) -> int:
         """Delete expired entries, by the database clock unless a clock was injected."""

@@ -12,7 +12,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from gcbridge.webhooks.delivery_log.base import ClaimOutcome, DeliveryStore, EntryState
+from gcbridge.webhooks.delivery_log.base import (
+    ClaimOutcome,
+    DeliveryStore,
+    EntryState,
+    entry_state,
+)
+from gcbridge.webhooks.delivery_log.claims import Claim
 from gcbridge.webhooks.errors import DeliveryLogConfigError
 
 __all__ = ["RedisStore", "load_redis", "DELIVERY_KEY", "SIGNATURE_KEY", "DEFAULT_TIMEOUT"]
@@ -115,7 +121,6 @@ return 1
 )
 
 # KEYS: signature. ARGV: now
-_SIGNATURE_SEEN = _NOW + "\nif alive(KEYS[1]) then return 1 end\nreturn 0\n"
 
 # KEYS: any. ARGV: now. Deletes the key if its expiry passed (TTLs do it in real time).
 _PRUNE = (
@@ -171,55 +176,38 @@ class RedisStore(DeliveryStore):
         self._release = register(_RELEASE)
         self._state = register(_STATE)
         self._claim_signature = register(_CLAIM_SIGNATURE)
-        self._signature_seen = register(_SIGNATURE_SEEN)
         self._prune = register(_PRUNE)
         self._client.ping()  # fail early on a wrong URL; later outages reconnect
 
     def claim(
-        self,
-        delivery_id: str,
-        token: str,
-        signature: str,
-        timestamp_ms: int,
-        now: float | None,
-        *,
-        lease: float,
-        tolerance: float,
+        self, claim: Claim, now: float | None, *, lease: float, tolerance: float
     ) -> ClaimOutcome:
         """Claim the id (new, or expired) and its signature in one script."""
-        keys = [DELIVERY_KEY + delivery_id, SIGNATURE_KEY + signature]
-        args = [_now_arg(now), token, signature, int(timestamp_ms), lease, tolerance]
+        keys = [DELIVERY_KEY + claim.delivery_id, SIGNATURE_KEY + claim.signature]
+        args = [_now_arg(now), claim.token, claim.signature, claim.timestamp_ms, lease, tolerance]
         outcome = self._claim(keys=keys, args=args)
         text = outcome.decode() if isinstance(outcome, bytes) else str(outcome)
         assert text in ("new", "duplicate", "in_flight", "replayed"), text
         return text  # type: ignore[return-value]
 
     def complete(
-        self,
-        delivery_id: str,
-        signature: str,
-        timestamp_ms: int,
-        now: float | None,
-        *,
-        retention: float,
-        tolerance: float,
-        token: str | None = None,
+        self, claim: Claim, now: float | None, *, retention: float, tolerance: float
     ) -> bool:
         """Mark processed for the retention; remember the signature (``token``: if still its)."""
-        keys = [DELIVERY_KEY + delivery_id, SIGNATURE_KEY + signature]
-        args = [_now_arg(now), signature, int(timestamp_ms), retention, tolerance, token or ""]
+        keys = [DELIVERY_KEY + claim.delivery_id, SIGNATURE_KEY + claim.signature]
+        args = [_now_arg(now), claim.signature, claim.timestamp_ms, retention, tolerance]
+        args.append(claim.token or "")
         return bool(self._complete(keys=keys, args=args))
 
-    def release(self, delivery_id: str, token: str | None) -> bool:
+    def release(self, claim: Claim) -> bool:
         """Drop a claim (``token``'s only, if given)."""
-        return bool(self._release(keys=[DELIVERY_KEY + delivery_id], args=[token or ""]))
+        return bool(
+            self._release(keys=[DELIVERY_KEY + claim.delivery_id], args=[claim.token or ""])
+        )
 
     def state(self, delivery_id: str, now: float | None) -> EntryState | None:
         """``processed``, ``in_flight`` or ``None``."""
-        value = self._state(keys=[DELIVERY_KEY + delivery_id], args=[_now_arg(now)])
-        if value is None:
-            return None
-        return "processed" if value in (b"processed", "processed") else "in_flight"
+        return entry_state(self._state(keys=[DELIVERY_KEY + delivery_id], args=[_now_arg(now)]))
 
     def claim_signature(
         self, signature: str, timestamp_ms: int, now: float | None, *, tolerance: float
@@ -227,10 +215,6 @@ class RedisStore(DeliveryStore):
         """Remember a signature unless alive."""
         args = [_now_arg(now), int(timestamp_ms), tolerance]
         return bool(self._claim_signature(keys=[SIGNATURE_KEY + signature], args=args))
-
-    def signature_seen(self, signature: str, now: float | None) -> bool:
-        """Whether the signature is alive."""
-        return bool(self._signature_seen(keys=[SIGNATURE_KEY + signature], args=[_now_arg(now)]))
 
     def prune(self, now: float | None) -> int:
         """Delete keys whose expiry passed by ``now`` (TTLs already do it in real time)."""

@@ -19,8 +19,10 @@ from gcbridge.webhooks.delivery_log.base import (
     ClaimOutcome,
     DeliveryStore,
     EntryState,
+    entry_state,
     signature_expiry,
 )
+from gcbridge.webhooks.delivery_log.claims import Claim
 
 __all__ = ["SqliteStore", "private_file", "DEFAULT_BUSY_TIMEOUT"]
 
@@ -147,72 +149,57 @@ class SqliteStore(DeliveryStore):
         self._conn.execute("COMMIT")
 
     def claim(
-        self,
-        delivery_id: str,
-        token: str,
-        signature: str,
-        timestamp_ms: int,
-        now: float | None,
-        *,
-        lease: float,
-        tolerance: float,
+        self, claim: Claim, now: float | None, *, lease: float, tolerance: float
     ) -> ClaimOutcome:
         """Atomically claim a delivery id and its signature (one write transaction)."""
         t = time.time() if now is None else now
+        sig = claim.signature
         with self._locked(), self._tx():
             row = self._conn.execute(
                 "SELECT state FROM delivery_ids WHERE delivery_id = ? AND expires_at >= ?",
-                (delivery_id, t),
+                (claim.delivery_id, t),
             ).fetchone()
-            expiry = signature_expiry(timestamp_ms, t, tolerance)
+            expiry = signature_expiry(claim.timestamp_ms, t, tolerance)
             if row is not None:
                 # A copy's signature is remembered too: replayed under a new id, it is refused.
-                self._conn.execute(_KEEP_SIGNATURE, (signature, expiry))
+                self._conn.execute(_KEEP_SIGNATURE, (sig, expiry))
                 return "duplicate" if row[0] == "processed" else "in_flight"
-            if self._conn.execute(_REMEMBER_SIGNATURE, (signature, expiry, t)).rowcount != 1:
+            if self._conn.execute(_REMEMBER_SIGNATURE, (sig, expiry, t)).rowcount != 1:
                 return "replayed"
             self._conn.execute(
                 "INSERT OR REPLACE INTO delivery_ids VALUES (?, 'claimed', ?, ?, ?, ?)",
-                (delivery_id, token, t + lease, signature, int(timestamp_ms)),
+                (claim.delivery_id, claim.token, t + lease, sig, claim.timestamp_ms),
             )
         return "new"
 
     def complete(
-        self,
-        delivery_id: str,
-        signature: str,
-        timestamp_ms: int,
-        now: float | None,
-        *,
-        retention: float,
-        tolerance: float,
-        token: str | None = None,
+        self, claim: Claim, now: float | None, *, retention: float, tolerance: float
     ) -> bool:
         """Mark processed for the retention; remember the signature (``token``: if still its)."""
         t = time.time() if now is None else now
+        sig, ts = claim.signature, claim.timestamp_ms
         with self._locked(), self._tx():
-            if token is not None:
+            if claim.token is not None:
                 row = self._conn.execute(
-                    "SELECT state, token FROM delivery_ids WHERE delivery_id = ?", (delivery_id,)
+                    "SELECT state, token FROM delivery_ids WHERE delivery_id = ?",
+                    (claim.delivery_id,),
                 ).fetchone()
-                if row is not None and tuple(row) != ("claimed", token):
+                if row is not None and tuple(row) != ("claimed", claim.token):
                     return False  # stale: another handler's claim, or processed already
             self._conn.execute(
                 "INSERT OR REPLACE INTO delivery_ids VALUES (?, 'processed', NULL, ?, ?, ?)",
-                (delivery_id, t + retention, signature, int(timestamp_ms)),
+                (claim.delivery_id, t + retention, sig, ts),
             )
-            self._conn.execute(
-                _KEEP_SIGNATURE, (signature, signature_expiry(timestamp_ms, t, tolerance))
-            )
+            self._conn.execute(_KEEP_SIGNATURE, (sig, signature_expiry(ts, t, tolerance)))
         return True
 
-    def release(self, delivery_id: str, token: str | None) -> bool:
+    def release(self, claim: Claim) -> bool:
         """Drop a claim (``token``'s only, if given)."""
         with self._locked():
             cur = self._conn.execute(
                 "DELETE FROM delivery_ids WHERE delivery_id = ? AND state = 'claimed' "
                 "AND (? IS NULL OR token = ?)",
-                (delivery_id, token, token),
+                (claim.delivery_id, claim.token, claim.token),
             )
         return cur.rowcount == 1
 
@@ -224,9 +211,7 @@ class SqliteStore(DeliveryStore):
                 "SELECT state FROM delivery_ids WHERE delivery_id = ? AND expires_at >= ?",
                 (delivery_id, t),
             ).fetchone()
-        if row is None:
-            return None
-        return "processed" if row[0] == "processed" else "in_flight"
+        return entry_state(row[0] if row else None)
 
     def claim_signature(
         self, signature: str, timestamp_ms: int, now: float | None, *, tolerance: float
@@ -237,16 +222,6 @@ class SqliteStore(DeliveryStore):
         with self._locked(), self._tx():
             cur = self._conn.execute(_REMEMBER_SIGNATURE, (signature, expiry, t))
         return cur.rowcount == 1
-
-    def signature_seen(self, signature: str, now: float | None) -> bool:
-        """Whether the signature is alive."""
-        t = time.time() if now is None else now
-        with self._locked():
-            row = self._conn.execute(
-                "SELECT 1 FROM signatures WHERE signature = ? AND expires_at >= ?",
-                (signature, t),
-            ).fetchone()
-        return row is not None
 
     def prune(self, now: float | None) -> int:
         """Delete expired ids and signatures."""

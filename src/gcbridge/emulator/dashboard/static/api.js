@@ -15,7 +15,7 @@
  *                                                  test events, through the real comment routes
  *
  * Every JSON body is checked for gcCode: the webhook routes answer bad credentials with
- * HTTP 200 {"gcCode": 410} (spec 5.2).
+ * HTTP 200 {"gcCode": 410} (docs/explanation/service.md#webhooks).
  */
 
 const TOKEN_KEY = 'gc_dashboard_token';

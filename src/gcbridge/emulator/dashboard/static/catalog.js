@@ -1,8 +1,9 @@
 /*
- * catalog.js: the event catalog card. The four webhook event types from GET /api/dashboard/events
- * (public: the contract, no site data): when each fires, a link to its JSON Schema (draft
- * 2020-12, the text `gcbridge webhooks schema EVENT_TYPE` prints) and an example body. The same
- * catalog is the `webhooks` section of /openapi.json.
+ * catalog.js: the webhook event types, from GET /api/dashboard/events (public: the contract, no
+ * site data). They fill the page's every list of event types: the catalog card (when each fires,
+ * a link to its JSON Schema, the text `gcbridge webhooks schema EVENT_TYPE` prints, and an
+ * example body), the webhook set-up's checkboxes, the test-event buttons and the journal's
+ * filter. The same catalog is the `webhooks` section of /openapi.json.
  */
 
 import { $, el } from './dom.js';
@@ -25,12 +26,28 @@ function eventEntry(event) {
   ]);
 }
 
-/** Fill the catalog card (once, at start: it needs no token). */
+function fillLists(events) {
+  var boxes = $('setup-events');
+  events.forEach(function (event) {
+    var name = event.event_type;
+    boxes.appendChild(el('label', {}, [
+      el('input', { attrs: { type: 'checkbox', name: 'event', value: name, checked: '' } }),
+      document.createTextNode(' ' + name),
+    ]));
+    $('test-buttons').appendChild(el('button', {
+      text: name, attrs: { type: 'button', 'data-event': name, 'data-trigger': event.trigger },
+    }));
+    $('filter-event').appendChild(el('option', { text: name, attrs: { value: name } }));
+  });
+}
+
+/** Fill the catalog card and the lists of event types (once, at start: it needs no token). */
 export function initCatalog() {
   var list = $('catalog-events');
   return api('GET', '/api/dashboard/events', { bearer: null }).then(function (res) {
     var events = (res.body && res.body.events) || [];
     list.replaceChildren.apply(list, events.map(eventEntry));
+    fillLists(events);
     $('catalog-any').setAttribute('href', res.body.any_event_schema_url);
     $('catalog-openapi').setAttribute('href', res.body.openapi_url);
   }, function (err) {

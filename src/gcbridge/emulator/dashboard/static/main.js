@@ -29,18 +29,20 @@ function init() {
   initSitePanel();
   initJournal();
   initTestEvents();
-  initCatalog();
   initClock();
 
-  var saved = savedToken();
-  if (saved) {
-    openWithToken(saved).catch(function (err) {
-      if (isCredentialFailure(err)) tokenRejected();
-      else showLogin('Could not reach the emulator: ' + describe(err));
-    });
-  } else {
-    showLogin(null);
-  }
+  // The site opens once the lists of event types exist (its webhook ticks their boxes).
+  initCatalog().then(function () {
+    var saved = savedToken();
+    if (saved) {
+      openWithToken(saved).catch(function (err) {
+        if (isCredentialFailure(err)) tokenRejected();
+        else showLogin('Could not reach the emulator: ' + describe(err));
+      });
+    } else {
+      showLogin(null);
+    }
+  });
 }
 
 if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', init);

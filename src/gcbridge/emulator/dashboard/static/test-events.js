@@ -81,20 +81,24 @@ function createComment(suffix) {
   }).then(function (res) { store(commentKey(), { id: res.body.id }); return res.body; });
 }
 
-/** The last live test comment, or a new one (which fires comment.created too). */
+/** The last live test comment, or a new one (which fires the event of a new comment too). */
 function someComment(notes) {
   var last = storedJson(commentKey());
   if (last && last.id) return Promise.resolve(last);
-  notes.push('created a comment first (comment.created)');
+  var posted = document.querySelector('#test-buttons button[data-trigger="post"]');
+  notes.push('created a comment first (' + (posted ? posted.getAttribute('data-event') : 'a new comment') + ')');
   return createComment('');
 }
 
 function idOf(c) { return function () { return c.id; }; }
 
-/** Each sender fires its event and resolves to the id of the comment it acted on. */
+/**
+ * Each sender makes one comment change (the catalog's trigger of an event type) and resolves to
+ * the id of the comment it acted on.
+ */
 const SENDERS = {
-  'comment.created': function () { return createComment('').then(function (c) { return c.id; }); },
-  'comment.updated': function (notes) {
+  post: function () { return createComment('').then(function (c) { return c.id; }); },
+  edit: function (notes) {
     return someComment(notes).then(function (c) {
       var content = ($('test-content').value || 'Hello') + ' (edited ' + clockTime(Date.now()) + ')';
       return asUser(function (token) {
@@ -102,12 +106,12 @@ const SENDERS = {
       }).then(idOf(c));
     });
   },
-  'comment.approved': function (notes) {
+  approve: function (notes) {
     return someComment(notes).then(function (c) {
       return api('POST', '/api/moderation/comments/' + encodeURIComponent(c.id) + '/approve').then(idOf(c));
     });
   },
-  'comment.deleted': function (notes) {
+  delete: function (notes) {
     return someComment(notes).then(function (c) {
       return asUser(function (token) {
         return api('DELETE', '/api/pub/comments/' + encodeURIComponent(c.id), { bearer: token });
@@ -159,13 +163,13 @@ function checkDelivered(eventType, commentId) {
   }).catch(function (err) { showVerdict('Could not check its body: ' + describe(err), null); });
 }
 
-function sendTest(eventType) {
+function sendTest(eventType, trigger) {
   var notes = [];
   var buttons = document.querySelectorAll('#test-buttons button');
   Array.prototype.forEach.call(buttons, function (b) { b.disabled = true; });
   setText('test-status', 'Sending ' + eventType + '…');
   showVerdict('', null);
-  SENDERS[eventType](notes).then(function (commentId) {
+  SENDERS[trigger](notes).then(function (commentId) {
     var config = currentConfig();
     var warn = config && config.enabled && (config.events || []).indexOf(eventType) >= 0
       ? '' : ' (the webhook is not set up, disabled or not subscribed to it: nothing is delivered)';
@@ -182,9 +186,10 @@ function sendTest(eventType) {
   });
 }
 
-/** Wire the test-event buttons (once, at start). */
+/** Wire the test-event buttons (once, at start; catalog.js adds them). */
 export function initTestEvents() {
-  Array.prototype.forEach.call(document.querySelectorAll('#test-buttons button'), function (b) {
-    b.addEventListener('click', function () { sendTest(b.getAttribute('data-event')); });
+  $('test-buttons').addEventListener('click', function (event) {
+    var b = event.target.closest('button');
+    if (b) sendTest(b.getAttribute('data-event'), b.getAttribute('data-trigger'));
   });
 }

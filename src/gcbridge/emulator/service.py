@@ -3,13 +3,13 @@
 The top of the emulator: it imports every part, nothing imports it (but the CLI,
 the demo and tests). No module-level globals: everything a route needs hangs off
 ``app.state.emulator`` (an :class:`~gcbridge.emulator.state.EmulatorState`).
-The routers, one per part of the service's interface:
+The routers, one per part of the service's interface (docs/explanation/service.md):
 
-- ``comments.threadload``  GET /api/pub/thread-load/                   (spec 4.1)
-- ``widget``               the widget page at /widget/                  (spec 4.8, 6.2)
+- ``comments.threadload``  GET /api/pub/thread-load/
+- ``widget``               the widget page at /widget/
 - ``auth.accounts``        SSO login and the service's own accounts
 - ``comments.routes``      comments and moderation (each change fires its webhook event)
-- ``webhooks.routes``      /webhook/...                                 (spec 4.2-4.7)
+- ``webhooks.routes``      /webhook/...
 - ``dashboard``            the developer dashboard at /dashboard/
 - ``control.routes``       /_emulator/...: health, clock, reset, snapshots (admin token)
 
@@ -38,17 +38,17 @@ from gcbridge.emulator.comments import routes as comments
 from gcbridge.emulator.comments import threadload
 from gcbridge.emulator.control import routes as control_routes
 from gcbridge.emulator.control.clock import ControlledClock
-from gcbridge.emulator.control.service import Control
+from gcbridge.emulator.control.operations import Control
 from gcbridge.emulator.control.token import load_or_create_admin_token
 from gcbridge.emulator.datadir import secure_data_dir
 from gcbridge.emulator.db import Database
 from gcbridge.emulator.errors import ApiError
-from gcbridge.emulator.openapi_webhooks import add_webhooks
 from gcbridge.emulator.requestlog import RecordRequests, RequestLog
 from gcbridge.emulator.settings import Settings
 from gcbridge.emulator.state import EmulatorState, state_of
 from gcbridge.emulator.webhooks import routes as webhook_routes
 from gcbridge.emulator.webhooks.dispatcher import Dispatcher
+from gcbridge.emulator.webhooks.openapi import add_webhooks
 
 __all__ = ["create_app", "EmulatorState", "state_of"]  # the last two re-exported from .state
 
