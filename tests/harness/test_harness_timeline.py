@@ -98,6 +98,22 @@ def test_events_before_an_android_bridge_existed_are_not_blamed_on_it() -> None:
     assert diagnose(app) == []
 
 
+def test_a_later_documents_events_before_its_android_bridge_are_not_blamed_on_it() -> None:
+    # Android injects at each document's page finished: the second document's gc-ready,
+    # before its own page finished, never had a bridge to go through (seen in WebKit under
+    # load: diagnosed first as "your bridge did not forward it").
+    app = _App(injection_point="page-finished", platform="android")
+    emitted = "(origin http://w, JSON string)"
+    app.timeline.add_at(0.10, "page finished", "document 1")
+    app.timeline.add_at(0.30, "page started", "onPageStarted: a new document in this view")
+    app.timeline.add_at(0.66, "widget emitted", f"gc-ready {emitted}")
+
+    assert diagnose(app) == []
+    app.timeline.add_at(0.70, "page finished", "document 2")
+    app.timeline.add_at(0.80, "widget emitted", f"gc-sso-conflict {emitted}")
+    assert diagnose(app)[0].startswith("the widget sent gc-sso-conflict at 0.80 s")
+
+
 def test_a_new_documents_events_stamped_before_its_page_started_belong_to_it() -> None:
     # The page's clock stamps what the widget emitted; the app stamps page started when
     # the callback reaches it, which in Chromium can be after the new document's first

@@ -47,14 +47,19 @@ def _name(entry: TimelineEntry) -> str:
     return entry.detail.split(" ", 1)[0]
 
 
-def _installed_at(app: Any, timeline: Timeline) -> float:
-    """When bridge.js was in the page: page finished for Android, its evaluation at page
-    started for React Native on Android (racing the page), else from the start."""
+def _bridge_was_in_page(app: Any, timeline: Timeline, at: float) -> bool:
+    """Whether bridge.js was in the document showing at ``at``.
+
+    From the start of each document, except where the app injects later: at page
+    finished for Android, at its evaluation at page started for React Native on
+    Android (racing the page). Each new document (page started) needs its own.
+    """
     point = getattr(app, "injection_point", "")
-    if point in ("page-finished", "page-started"):
-        found = timeline.find("page finished" if point == "page-finished" else "bridge evaluated")
-        return found[0].at if found else 0.0
-    return 0.0
+    if point not in ("page-finished", "page-started"):
+        return True
+    marker = "page finished" if point == "page-finished" else "bridge evaluated"
+    since = max((e.at for e in timeline.find("page started") if e.at <= at), default=0.0)
+    return any(since <= e.at <= at for e in timeline.find(marker))
 
 
 def _leak_places(app: Any, failure: str) -> list[str]:
@@ -143,9 +148,10 @@ def _transport(app: Any, timeline: Timeline, failure: str) -> list[str]:
 
 
 def _emitted_since_install(app: Any, timeline: Timeline) -> list[TimelineEntry]:
-    since = _installed_at(app, timeline)
     return [
-        e for e in timeline.find("widget emitted") if e.at >= since and "oversized" not in e.detail
+        e
+        for e in timeline.find("widget emitted")
+        if _bridge_was_in_page(app, timeline, e.at) and "oversized" not in e.detail
     ]
 
 
