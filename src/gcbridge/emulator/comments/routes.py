@@ -4,6 +4,7 @@ Routes (``website_id``: the site's shortname or its internal 24-hex id, either o
 
     GET    /api/pub/comments?website_id=&uid=            the thread and its visible comments
     POST   /api/pub/comments                             Bearer session  -> 201, comment.created
+                                    (optional "attachment": {"name", "type", "size"})
     PATCH  /api/pub/comments/{id}   {"content"}          author only     -> comment.updated
     DELETE /api/pub/comments/{id}                        author only     -> comment.deleted
     POST   /api/moderation/comments/{id}/approve         site account token -> comment.approved
@@ -38,7 +39,10 @@ from gcbridge.emulator.comments.payloads import (
 )
 from gcbridge.emulator.comments.store import find_thread, get_comment, upsert_thread
 from gcbridge.emulator.comments.validate import (
+    MAX_ATTACHMENT_BYTES,
+    MAX_ATTACHMENT_NAME,
     MAX_CONTENT,
+    check_attachment_name,
     check_content,
     check_page_title,
     check_uid,
@@ -58,6 +62,20 @@ __all__ = ["router"]
 router = APIRouter(tags=["comments"])
 
 
+class NewAttachment(StrictBody):
+    """A file the author picked with the widget's file input: what the widget says of it."""
+
+    model_config = ConfigDict(extra="ignore")
+    name: str = Field(max_length=MAX_ATTACHMENT_NAME * 2, description="the file's name")
+    type: str = Field(
+        default="",
+        max_length=127,
+        pattern=r"^([A-Za-z0-9!#$&^_.+-]+/[A-Za-z0-9!#$&^_.+-]+)?$",
+        description="its media type ('' if the browser gave none)",
+    )
+    size: int = Field(ge=0, le=MAX_ATTACHMENT_BYTES, description="its size in bytes")
+
+
 class NewComment(StrictBody):
     """Body of ``POST /api/pub/comments``."""
 
@@ -71,6 +89,7 @@ class NewComment(StrictBody):
     page_title: str
     content: str = Field(max_length=MAX_CONTENT * 2)
     parent_id: str | None = Field(default=None, max_length=64)
+    attachment: NewAttachment | None = None
 
 
 class CommentEdit(StrictBody):
@@ -159,6 +178,9 @@ async def post_comment(body: NewComment, request: Request) -> Response:
         )
     uid, url, title = check_uid(body.uid), check_url(body.url), check_page_title(body.page_title)
     content = check_content(body.content)
+    attachment = body.attachment
+    if attachment is not None:
+        check_attachment_name(attachment.name, "attachment.name")
 
     def write() -> dict[str, Any]:
         now = state.clock.now()
@@ -188,6 +210,11 @@ async def post_comment(body: NewComment, request: Request) -> Response:
                     now,
                 ),
             )
+            if attachment is not None:
+                conn.execute(
+                    "INSERT INTO attachments (comment_id, name, type, size) VALUES (?, ?, ?, ?)",
+                    (comment_id, attachment.name, attachment.type, attachment.size),
+                )
             _record(conn, state, site, "comment.created", comment_id)
             return comment_json(conn, comment_id)
 
