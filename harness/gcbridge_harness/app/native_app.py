@@ -27,7 +27,7 @@ from typing import Any, ClassVar
 from urllib.parse import quote, urlsplit
 
 from gcbridge_harness.app.decisions import AppDecisions, Injection, LoginResponse
-from gcbridge_harness.app.lifecycle import Lifecycle
+from gcbridge_harness.app.host import Host
 from gcbridge_harness.app.navigation import SENDER_FRAME_KNOWN, document_message
 from gcbridge_harness.app.options import DEFAULT_TRIGGERS, SITE_KEY, AppOptions
 from gcbridge_harness.app.page_waits import PageWaits
@@ -59,7 +59,7 @@ def origin_of(url: str) -> str:
     return f"{parts.scheme}://{parts.netloc}"
 
 
-class NativeApp(PageWaits, AppDecisions, Lifecycle):
+class NativeApp(PageWaits, AppDecisions, Host):
     """One launch of the app: one WebView showing the widget."""
 
     engine: ClassVar[str] = ""
