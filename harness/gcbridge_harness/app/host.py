@@ -102,7 +102,8 @@ class Host(Lifecycle):
         found: dict[str, Any] | None = self.__dict__.get("_host")
         if found is None:
             found = {"dialogs": [], "choosers": [], "windows": [], "outside": []}
-            found.update(guard=CrashGuard(), recoveries=0, pending=False, away=False, error=None)
+            guard = CrashGuard(RECOVERY_LIMIT, RECOVERY_WINDOW)
+            found.update(guard=guard, recoveries=0, pending=False, away=False, error=None)
             self.__dict__["_host"] = found
         return found
 

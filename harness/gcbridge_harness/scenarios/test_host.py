@@ -100,9 +100,7 @@ def test_server_down_at_the_first_load_then_retry_signs_in(
     user = customer_backend.new_user("down")
     with emulator.request_log.unavailable(DOWN):
         app = native_app(injection_point, user=user)
-        app.wait_for(
-            lambda: app.timeline.find("load error"), "the load error of the widget's page"
-        )
+        app.wait_for(lambda: app.timeline.find("load error"), "the load error of the widget's page")
         assert app.error_view, (
             "the widget's page failed to load and the app showed no error view: no Retry"
         )
