@@ -34,6 +34,16 @@ NO_COMMIT = (204, 205)
 """Answers to a navigation that Chromium never commits (the document shown stays)."""
 
 
+def _failed_load_is_an_event(load: Any) -> None:
+    """Run ``load``; a load that fails for the network raises nothing here (a WebView's load
+    call does not either): the request's failure reaches the app (``_on_request_failed``)."""
+    try:
+        load()
+    except Exception as exc:
+        if "net::ERR_" not in str(exc):
+            raise
+
+
 class ChromiumApp(NativeApp):
     """One launch in Chromium: a browser context with one page."""
 
@@ -309,10 +319,10 @@ class ChromiumApp(NativeApp):
             # renderer, as Chrome's reload of a crashed tab does.
             self._recreate_view()
             return
-        self.page.reload(wait_until="commit")
+        _failed_load_is_an_event(lambda: self.page.reload(wait_until="commit"))
 
     def _navigate(self, url: str) -> None:
-        self.page.goto(url, wait_until="commit")
+        _failed_load_is_an_event(lambda: self.page.goto(url, wait_until="commit"))
 
     def _load_again(self) -> None:
         if self._page_crashed:
