@@ -16,7 +16,8 @@ as the kits do (:mod:`gcbridge_harness.app.navigation`):
 - a page restored from the back-forward cache (``pageshow`` with ``persisted``):
   ``restored`` (no injection runs again: the document is the old one);
 - the web content process died: ``content_terminated``, whose ``reload`` effect each
-  platform performs its own way (:meth:`_recover_content`);
+  platform performs its own way (:meth:`_recover_content`), when the kits' recovery policy
+  allows it (:class:`~gcbridge_harness.app.host.Host`: in the foreground, 3 a minute);
 - back in the foreground after N seconds: ``resume(N)``, with the harness's clock moved.
 """
 

@@ -11,7 +11,10 @@
    string>)``; on ``gc-sso-conflict`` it asks ``on_conflict(username)``;
 4. re-injects when its own login state changes (:meth:`app_login`), calls
    ``window.gcSsoLogout()`` on :meth:`app_logout`;
-5. records a :class:`Timeline` of all of it.
+5. answers what the page asks of its WebView (dialogs, the file chooser, new windows), shows
+   its error view with Retry when the widget's page fails to load, and recovers a dead content
+   process within a budget, as gc-bridge's kits do (:mod:`gcbridge_harness.app.host`);
+6. records a :class:`Timeline` of all of it.
 
 The engine underneath is a subclass: :class:`~gcbridge_harness.engines.chromium.ChromiumApp`
 (Playwright) or :class:`~gcbridge_harness.engines.webkit.app.WebKitApp` (WebKitGTK).
