@@ -71,3 +71,17 @@ def test_no_content_answers_the_path_204_while_inside(tmp_path):
     assert (inside.status_code, inside.content) == (204, b"")
     assert other.status_code == 200 and after.status_code != 204
     assert [(e.status, e.done) for e in entries][0] == (204, True)
+
+
+def test_unavailable_answers_the_paths_under_a_prefix_503_while_inside(tmp_path):
+    with running_emulator(tmp_path, request_log=True) as emu:
+        with emu.request_log.unavailable("/widget/"):
+            page = httpx.get(emu.url + "/widget/?uid=x")
+            script = httpx.get(emu.url + "/widget/main.js")
+            api = httpx.get(emu.url + "/healthz")
+        back = httpx.get(emu.url + "/widget/")
+        entries = emu.request_log.matching(lambda e: e.path == "/widget/")
+    assert (page.status_code, script.status_code) == (503, 503)
+    assert page.headers["content-type"].startswith("text/html")
+    assert api.status_code == 200 and back.status_code == 200
+    assert [e.status for e in entries] == [503, 200]

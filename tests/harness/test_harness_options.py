@@ -42,6 +42,9 @@ CHANGED: dict[str, Any] = {
     "keep_widget_session": True,
     "on_commit": lambda app: None,
     "race_lost": True,
+    "web_chrome": False,
+    "error_view": False,
+    "crash_guard": False,
 }
 
 

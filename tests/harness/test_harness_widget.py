@@ -82,9 +82,13 @@ def test_reply_edit_and_delete_own_comments(native_app, customer_backend, servic
     edited.wait_for()
     assert edited.get_by_text("(edited)").count() == 1
 
-    edited.get_by_test_id("delete").click()
-    edited.get_by_test_id("confirm-delete").click()
+    edited.get_by_test_id(
+        "delete"
+    ).click()  # confirm(): the app's WebView shows it, the user says OK
     edited.wait_for(state="detached")
+    assert [(d.kind, d.message, d.answer.confirmed) for d in app.dialogs] == [
+        ("confirm", "Delete this comment?", True)
+    ]
 
     server = service.comments(uid)
     assert [c["content"] for c in server] == ["Someone else's comment"]
@@ -168,4 +172,33 @@ def test_a_comment_sent_as_a_new_login_replaces_the_session_is_kept(
     app.widget.comment("Sent while the app logs in again").wait_for()
     app.widget.expect_signed_in(user.username)
     assert [c["content"] for c in service.comments(app.uid)] == ["Sent while the app logs in again"]
+    app.finish()
+
+
+@chromium_only
+def test_links_in_a_comment_open_in_a_new_window_and_stay_text(
+    native_app, customer_backend, service
+):
+    seed = customer_backend.new_user("linker")
+    token = service.session_token(customer_backend.fetch_sso_data(seed))
+    uid = f"links-{seed.id}"
+    text = (
+        "See https://example.org/a?b=1&c=2. Or (http://example.net/x), "
+        'javascript:alert(1) and <a href="https://evil.example">x</a>'
+    )
+    service.post_comment(token, uid=uid, content=text)
+
+    app = native_app(POINT, user=None, uid=uid)
+    app.widget.expect_loaded()
+    assert app.widget.comment_contents() == [text]  # the same words, links or not
+    assert app.widget.links(text) == [
+        {
+            "href": "https://example.org/a?b=1&c=2",
+            "target": "_blank",
+            "rel": "noopener noreferrer ugc",
+        },
+        {"href": "http://example.net/x", "target": "_blank", "rel": "noopener noreferrer ugc"},
+        {"href": "https://evil.example/", "target": "_blank", "rel": "noopener noreferrer ugc"},
+    ]
+    assert app.page.locator(".gc-comments a[href^='javascript']").count() == 0
     app.finish()

@@ -16,7 +16,8 @@ as the kits do (:mod:`gcbridge_harness.app.navigation`):
 - a page restored from the back-forward cache (``pageshow`` with ``persisted``):
   ``restored`` (no injection runs again: the document is the old one);
 - the web content process died: ``content_terminated``, whose ``reload`` effect each
-  platform performs its own way (:meth:`_recover_content`);
+  platform performs its own way (:meth:`_recover_content`), when the kits' recovery policy
+  allows it (:class:`~gcbridge_harness.app.host.Host`: in the foreground, 3 a minute);
 - back in the foreground after N seconds: ``resume(N)``, with the harness's clock moved.
 """
 
@@ -243,12 +244,17 @@ class Lifecycle:
 
     def kill_content_process(self) -> None:
         """Kill the web content process; the app's answer (if any) runs as the engine reports."""
+        before = self.terminations
         self.timeline.add("kill content process")
         self._kill_content()
-        self.wait_for(lambda: self.terminations > 0, "the engine to report the dead process")
+        self.wait_for(lambda: self.terminations > before, "the engine to report the dead process")
 
     def resume(self, seconds: float) -> None:
         """The app comes back to the foreground after ``seconds`` (the harness's clock moves)."""
         self.clock.advance(seconds)
         self.timeline.add("resume", f"after {seconds:g} s in the background")
+        self._foreground()
         self._perform(self._coordinator().resume(seconds))
+
+    def _foreground(self) -> None:
+        """Back in the foreground, before the coordinator hears of it (a deferred recovery)."""

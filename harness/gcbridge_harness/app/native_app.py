@@ -11,7 +11,10 @@
    string>)``; on ``gc-sso-conflict`` it asks ``on_conflict(username)``;
 4. re-injects when its own login state changes (:meth:`app_login`), calls
    ``window.gcSsoLogout()`` on :meth:`app_logout`;
-5. records a :class:`Timeline` of all of it.
+5. answers what the page asks of its WebView (dialogs, the file chooser, new windows), shows
+   its error view with Retry when the widget's page fails to load, and recovers a dead content
+   process within a budget, as gc-bridge's kits do (:mod:`gcbridge_harness.app.host`);
+6. records a :class:`Timeline` of all of it.
 
 The engine underneath is a subclass: :class:`~gcbridge_harness.engines.chromium.ChromiumApp`
 (Playwright) or :class:`~gcbridge_harness.engines.webkit.app.WebKitApp` (WebKitGTK).
@@ -27,7 +30,7 @@ from typing import Any, ClassVar
 from urllib.parse import quote, urlsplit
 
 from gcbridge_harness.app.decisions import AppDecisions, Injection, LoginResponse
-from gcbridge_harness.app.lifecycle import Lifecycle
+from gcbridge_harness.app.host import Host
 from gcbridge_harness.app.navigation import SENDER_FRAME_KNOWN, document_message
 from gcbridge_harness.app.options import DEFAULT_TRIGGERS, SITE_KEY, AppOptions
 from gcbridge_harness.app.page_waits import PageWaits
@@ -59,7 +62,7 @@ def origin_of(url: str) -> str:
     return f"{parts.scheme}://{parts.netloc}"
 
 
-class NativeApp(PageWaits, AppDecisions, Lifecycle):
+class NativeApp(PageWaits, AppDecisions, Host):
     """One launch of the app: one WebView showing the widget."""
 
     engine: ClassVar[str] = ""

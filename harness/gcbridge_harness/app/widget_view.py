@@ -89,6 +89,47 @@ class WidgetView:
         exact = re.compile("^" + re.escape(content) + "$")
         return self.page.get_by_test_id("content").filter(has_text=exact).locator("xpath=..")
 
+    def delete(self, content: str) -> None:
+        """Press Delete on the comment ``content`` (the widget asks ``confirm()`` first)."""
+        self.comment(content).locator(':scope > .gc-actions > [data-testid="delete"]').click()
+
+    def expect_gone(self, content: str) -> None:
+        """Wait until the comment ``content`` is no longer listed."""
+        self.comment(content).wait_for(state="detached", timeout=self.timeout_ms)
+
+    def attach(self) -> None:
+        """Tap the compose form's file input (the WebView's file chooser opens, or nothing)."""
+        self.page.get_by_test_id("attach").click()
+
+    def picked(self) -> str:
+        """The compose form's line about the file picked ('' when none)."""
+        line = self.page.get_by_test_id("picked")
+        return str(line.inner_text()) if line.is_visible() else ""
+
+    def expect_picked(self, name: str) -> None:
+        """Wait until the compose form shows the file ``name`` picked."""
+        self._expect(self.page.get_by_test_id("picked")).to_contain_text(
+            name, timeout=self.timeout_ms
+        )
+
+    def attachment(self, content: str) -> str:
+        """The attachment line of the comment ``content`` ('' when it has none)."""
+        line = self.comment(content).locator(':scope > [data-testid="attachment"]')
+        return str(line.inner_text()) if line.count() else ""
+
+    def links(self, content: str) -> list[dict[str, str]]:
+        """The links of the comment ``content``: ``{"href", "target", "rel"}`` each."""
+        links = self.comment(content).locator(':scope > [data-testid="content"] a')
+        found: list[dict[str, str]] = links.evaluate_all(
+            "(links) => links.map((a) => ({href: a.href, target: a.target, rel: a.rel}))"
+        )
+        return found
+
+    def open_link(self, content: str, href: str) -> None:
+        """Tap the link to ``href`` in the comment ``content``."""
+        links = self.comment(content).locator(':scope > [data-testid="content"] a')
+        links.filter(has_text=re.compile("^" + re.escape(href) + "$")).click()
+
     def comment_contents(self) -> list[str]:
         """Texts of the listed comments, in page order."""
         texts: list[str] = self.page.get_by_test_id("content").all_inner_texts()

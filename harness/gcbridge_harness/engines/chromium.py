@@ -12,6 +12,7 @@ import contextlib
 from typing import Any, ClassVar
 from urllib.parse import urlsplit
 
+from gcbridge_harness.app.chrome import PICKED_FILE
 from gcbridge_harness.app.decisions import LoginResponse
 from gcbridge_harness.app.native_app import NativeApp, origin_of
 from gcbridge_harness.app.platforms import (
@@ -33,6 +34,16 @@ NO_COMMIT = (204, 205)
 """Answers to a navigation that Chromium never commits (the document shown stays)."""
 
 
+def _failed_load_is_an_event(load: Any) -> None:
+    """Run ``load``; a load that fails for the network raises nothing here (a WebView's load
+    call does not either): the request's failure reaches the app (``_on_request_failed``)."""
+    try:
+        load()
+    except Exception as exc:
+        if "net::ERR_" not in str(exc):
+            raise
+
+
 class ChromiumApp(NativeApp):
     """One launch in Chromium: a browser context with one page."""
 
@@ -42,7 +53,7 @@ class ChromiumApp(NativeApp):
     page: Any = None
 
     def _open_view(self, early: str) -> None:
-        self._inflight_count = 0
+        self._inflight_requests: dict[Any, Any] = {}  # request -> its page
         self._held: list[Any] = []
         self._comments_released = not self.comments_after_page_finished
         if self.share_view_with is not None:
@@ -53,16 +64,18 @@ class ChromiumApp(NativeApp):
         )
         self.context = context
         self._views: dict[Any, ChromiumApp] = {}  # page -> app: the WebViews of this app
+        self._opening = [0]  # pages the app is opening now (any other page is a new window)
         self.leaks.watch(context)
-        context.on("request", lambda request: self._view_of(request)._on_request(request))
-        context.on("requestfinished", lambda r: self._view_of(r)._on_request_done(r))
-        context.on("requestfailed", lambda r: self._view_of(r)._on_request_done(r))
-        context.on("response", lambda response: self._view_of(response)._on_response(response))
+        context.on("request", lambda r: self._to_view(r, "_on_request"))
+        context.on("requestfinished", lambda r: self._to_view(r, "_on_request_done"))
+        context.on("requestfailed", lambda r: self._to_view(r, "_on_request_failed"))
+        context.on("response", lambda r: self._to_view(r, "_on_response"))
+        context.on("page", self._on_page)
         context.expose_binding(
-            BINDING, lambda source, *a: self._routed(source)._on_binding(source, *a)
+            BINDING, lambda source, *a: self._routed(source, "_on_binding", source, *a)
         )
         context.expose_binding(
-            LIFE_BINDING, lambda source, what: self._routed(source)._on_life(what)
+            LIFE_BINDING, lambda source, what: self._routed(source, "_on_life", what)
         )
         observe.attach(self)  # probe, page errors, trace: the failure timeline and report
         context.add_init_script(shim_script(self.platform, late=self.late_transport))
@@ -88,27 +101,82 @@ class ChromiumApp(NativeApp):
         assert isinstance(first, ChromiumApp) and first.context is not None
         self.context = first.context
         self._views = first._views
+        self._opening = first._opening
         self._new_page()
 
     def _new_page(self) -> None:
-        page = self.context.new_page()
+        self._opening[0] += 1
+        try:
+            page = self.context.new_page()
+        finally:
+            self._opening[0] -= 1
         self.page = page
         self._views[page] = self
         page.on("console", lambda msg: self.console.append((msg.type, msg.text)))
         page.on("pageerror", lambda exc: self.page_errors.append(str(exc)))
         page.on("load", lambda _page: self._navigation("finished"))
         page.on("crash", lambda _page: self._terminated())
+        page.on("dialog", self._on_dialog)
+        page.on("filechooser", self._on_file_chooser)
 
-    def _routed(self, source: Any) -> ChromiumApp:
-        return self._views.get(source.get("page"), self)
+    def _routed(self, source: Any, method: str, *args: Any) -> None:
+        """A binding's call, to the view it came from; never from a page that is no view."""
+        app = self._views.get(source.get("page"))
+        if app is not None:
+            getattr(app, method)(*args)
 
-    def _view_of(self, request_or_response: Any) -> ChromiumApp:
+    # ---- what the page asks of its WebView (Host) ------------------------------------
+
+    def _on_dialog(self, dialog: Any) -> None:
+        kind = dialog.type
+        if kind not in ("alert", "confirm", "prompt"):  # before-unload: leave the page
+            with contextlib.suppress(Exception):
+                dialog.accept()
+            return
+        origin = origin_of(self.page.url) if self.page is not None else ""
+        answer = self._dialog(kind, dialog.message, dialog.default_value, origin)
+        with contextlib.suppress(Exception):  # the page went away meanwhile
+            if not answer.confirmed:
+                dialog.dismiss()
+            elif kind == "prompt":
+                dialog.accept(answer.text or "")
+            else:
+                dialog.accept()
+
+    def _on_file_chooser(self, chooser: Any) -> None:
+        if self._file_chooser():
+            name, media_type, data = PICKED_FILE
+            chooser.set_files({"name": name, "mimeType": media_type, "buffer": data})
+        # else nothing: the input gets no file, as with no chooser at all
+
+    def _on_page(self, page: Any) -> None:
+        """A page the app did not open: the page opened a new window (a popup).
+
+        Chromium opens it (Playwright allows popups); the app's WebView would not: it is
+        closed at once and the app decides where its URL goes (the kits never keep a second
+        view). Chromium does not say whether a tap opened it: the harness's clicks are taps.
+        """
+        if self._opening[0]:
+            return
+        url = page.url
+        with contextlib.suppress(Exception):
+            page.close()
+        self._new_window(url, gesture=True)
+
+    def _to_view(self, request_or_response: Any, method: str) -> None:
+        """A request's event, to the view whose page sent it. A request of no known page (a
+        new window's, closed at once by :meth:`_on_page`; a detached frame's) is no view's,
+        but its end is every view's (one of them may have counted it in flight)."""
         try:
             request = getattr(request_or_response, "request", request_or_response)
-            page = request.frame.page
-        except Exception:  # noqa: BLE001 - a request of no page (a worker): the first view's
-            return self
-        return self._views.get(page, self)
+            app = self._views.get(request.frame.page)
+        except Exception:  # noqa: BLE001 - a frame already gone
+            app = None
+        if app is not None:
+            getattr(app, method)(request_or_response)
+        elif method in ("_on_request_done", "_on_request_failed"):
+            for view in list(self._views.values()):
+                view._on_request_done(request_or_response)
 
     def _on_life(self, what: str) -> None:
         if what == "restored":
@@ -149,6 +217,8 @@ class ChromiumApp(NativeApp):
                 return  # the app replaces the dead view meanwhile (its crash callback runs)
             if self._page_crashed and not self.terminations:
                 return  # the crash callback has not run yet: it runs at the next call
+            if self._page_crashed and (self.error_view or self.recovery_deferred):
+                return  # dead on purpose: the error view, or a recovery deferred while away
             if self._page_crashed:  # reported, and the app left it dead: fail now
                 raise AssertionError(
                     f"the web content process is dead and the view was not reloaded ({exc})"
@@ -158,7 +228,7 @@ class ChromiumApp(NativeApp):
     # ---- network bookkeeping -------------------------------------------------------
 
     def _on_request(self, request: Any) -> None:
-        self._inflight_count += 1
+        self._inflight_requests[request] = self.page
         self.requests.append((request.method, request.url))
         if request.is_navigation_request() and self.page is not None:
             with contextlib.suppress(Exception):  # a frame already gone
@@ -172,14 +242,29 @@ class ChromiumApp(NativeApp):
             return False
 
     def _on_request_done(self, request: Any) -> None:
-        self._inflight_count -= 1
+        self._inflight_requests.pop(request, None)
+
+    def _on_request_failed(self, request: Any) -> None:
+        self._on_request_done(request)
+        failure = str(request.failure or "")
+        if "ERR_ABORTED" in failure or self._page_crashed or self._recovering:
+            return  # replaced by a newer navigation, or the view is going
+        if self._main_frame_navigation(request) and origin_of(request.url) == self.widget_origin:
+            self._load_failed(request.url, failure or "network error")
 
     def _inflight(self) -> int:
-        return self._inflight_count
+        return len(self._inflight_requests)
 
     def _on_response(self, response: Any) -> None:
         if response.status in NO_COMMIT and self._main_frame_navigation(response.request):
             self._navigation("failed")  # Chromium commits no 204 / 205: the page shown stays
+            return
+        if (
+            response.status >= 400
+            and self._main_frame_navigation(response.request)
+            and origin_of(response.url) == self.widget_origin
+        ):
+            self._load_failed(response.url, f"HTTP {response.status}")
             return
         if urlsplit(response.url).path != LOGIN_PATH or response.request.method != "POST":
             return
@@ -234,10 +319,16 @@ class ChromiumApp(NativeApp):
             # renderer, as Chrome's reload of a crashed tab does.
             self._recreate_view()
             return
-        self.page.reload(wait_until="commit")
+        _failed_load_is_an_event(lambda: self.page.reload(wait_until="commit"))
 
     def _navigate(self, url: str) -> None:
-        self.page.goto(url, wait_until="commit")
+        _failed_load_is_an_event(lambda: self.page.goto(url, wait_until="commit"))
+
+    def _load_again(self) -> None:
+        if self._page_crashed:
+            self._recreate_view()  # a crashed page loads nothing: a new page, as Chrome's tab
+            return
+        self._navigate(self.url)
 
     def _go_back(self) -> None:
         # A page restored from the back-forward cache fires no load event.
@@ -259,6 +350,10 @@ class ChromiumApp(NativeApp):
         self._recovering = True
         try:
             self._views.pop(dead, None)
+            # A crashed page's requests end with no event: none of them is in flight any more.
+            self._inflight_requests = {
+                r: p for r, p in self._inflight_requests.items() if p is not dead
+            }
             self._new_page()
             self._page_crashed = False
             with contextlib.suppress(Exception):

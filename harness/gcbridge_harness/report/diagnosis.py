@@ -16,6 +16,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
+from gcbridge_harness.report.host_words import host_diagnoses
 from gcbridge_harness.report.identity_words import identity_diagnoses
 from gcbridge_harness.report.leaks import PLACES
 from gcbridge_harness.report.lifecycle_words import lifecycle_diagnoses
@@ -258,6 +259,7 @@ def _silence(app: Any, timeline: Timeline, failure: str) -> list[str]:
 _PATTERNS: tuple[Callable[[Any, Timeline, str], list[str]], ...] = (
     _leaks,
     identity_diagnoses,
+    host_diagnoses,
     lifecycle_diagnoses,
     _forged,
     _duplicates,

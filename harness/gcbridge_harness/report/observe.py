@@ -73,20 +73,28 @@ def attach(app: Any) -> None:
     """Watch the launch ``app`` whose browser context was just created (no page yet)."""
     context = app.context
     timeline = app.timeline
+    views = getattr(app, "_views", None)  # the app's pages (a new window the page opened is none)
+
+    def ours(page: Any) -> bool:
+        return views is None or page in views
 
     def probe(source: Any, at: float, kind: str, detail: str) -> None:
-        timeline.add_wall(at, kind, detail)
+        if ours(source.get("page")):
+            timeline.add_wall(at, kind, detail)
 
     context.expose_binding(PROBE_BINDING, probe)
     context.add_init_script(PROBE_SCRIPT % json.dumps(PROBE_BINDING))
 
     def on_page(page: Any) -> None:
-        page.on("pageerror", lambda exc: timeline.add("page error", str(exc)[:300]))
+        page.on(
+            "pageerror",
+            lambda exc: timeline.add("page error", str(exc)[:300]) if ours(page) else None,
+        )
         page.on(
             "console",
             lambda msg: (
                 timeline.add(f"console {msg.type}", msg.text[:300])
-                if msg.type in ("error", "warning")
+                if msg.type in ("error", "warning") and ours(page)
                 else None
             ),
         )

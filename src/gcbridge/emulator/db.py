@@ -70,6 +70,16 @@ CREATE TABLE IF NOT EXISTS comments (
 );
 CREATE INDEX IF NOT EXISTS comments_thread ON comments(thread_id, created_at);
 
+-- A file the author attached with the widget's file input: what the widget said of it
+-- (the emulator is a stand-in and keeps no file bytes). A table of its own: older data
+-- directories gain it without a migration, and a comment without one is unchanged.
+CREATE TABLE IF NOT EXISTS attachments (
+    comment_id  TEXT PRIMARY KEY REFERENCES comments(id),
+    name        TEXT NOT NULL,
+    type        TEXT NOT NULL,               -- media type, '' when the browser gave none
+    size        INTEGER NOT NULL             -- bytes
+);
+
 CREATE TABLE IF NOT EXISTS webhook_configs (
     website_id  TEXT PRIMARY KEY,
     url         TEXT NOT NULL,

@@ -3,7 +3,7 @@
 A browser engine that cannot intercept requests (WebKitGTK) leaves the
 checking to the server: with ``request_log=True`` the app records every request
 it serves (method, URL, the headers a leak would travel in, the body) with the
-answer's status and, for JSON answers, their ``error`` code; and it offers three
+answer's status and, for JSON answers, their ``error`` code; and it offers the
 hooks a harness needs:
 
 - :meth:`RequestLog.hold`: keep answers matching a predicate waiting until
@@ -11,7 +11,9 @@ hooks a harness needs:
 - :meth:`RequestLog.allow_frames`: add an origin to the widget page's
   ``frame-src`` (a hostile frame inside the widget, for a test);
 - :meth:`RequestLog.no_content`: answer a path with ``204 No Content``, a navigation that
-  never commits (the browser keeps the page it shows: a provisional load that failed).
+  never commits (the browser keeps the page it shows: a provisional load that failed);
+- :meth:`RequestLog.unavailable`: answer the paths under a prefix with ``503 Service
+  Unavailable`` (the widget's server down behind its front, until it is back).
 
 Everything stays in memory; the log holds bearer tokens and ssoData, so it is
 for tests on loopback only.
@@ -33,6 +35,7 @@ __all__ = ["LoggedRequest", "RequestLog", "RecordRequests", "Hold"]
 _HEADERS = ("referer", "cookie", "origin", "user-agent", "authorization")
 _BODY_LIMIT = 256 * 1024
 _HOLD_LIMIT = 30.0
+_DOWN_PAGE = b"<!doctype html><title>503 Service Unavailable</title><h1>Service Unavailable</h1>"
 
 
 @dataclass
@@ -75,6 +78,7 @@ class RequestLog:
         self.holds: list[Hold] = []
         self.frame_origins: list[str] = []
         self.no_content_paths: list[str] = []
+        self.unavailable_prefixes: list[str] = []
         self._lock = threading.Lock()
 
     # ---- reading -------------------------------------------------------------------
@@ -115,6 +119,21 @@ class RequestLog:
             with self._lock:
                 self.no_content_paths.remove(path)
 
+    @contextmanager
+    def unavailable(self, prefix: str) -> Iterator[None]:
+        """While inside, paths starting with ``prefix`` are answered ``503`` (a server down)."""
+        with self._lock:
+            self.unavailable_prefixes.append(prefix)
+        try:
+            yield
+        finally:
+            with self._lock:
+                self.unavailable_prefixes.remove(prefix)
+
+    def _down(self, path: str) -> bool:
+        with self._lock:
+            return any(path.startswith(prefix) for prefix in self.unavailable_prefixes)
+
     def _holds_for(self, entry: LoggedRequest) -> list[Hold]:
         with self._lock:
             self.entries.append(entry)
@@ -148,6 +167,12 @@ class RecordRequests:
             entry.status, entry.done = 204, True
             await send({"type": "http.response.start", "status": 204, "headers": []})
             await send({"type": "http.response.body", "body": b""})
+            return
+        if self.log._down(entry.path):
+            entry.status, entry.done = 503, True
+            headers = [(b"content-type", b"text/html; charset=utf-8"), (b"retry-after", b"5")]
+            await send({"type": "http.response.start", "status": 503, "headers": headers})
+            await send({"type": "http.response.body", "body": _DOWN_PAGE})
             return
 
         replayed = False

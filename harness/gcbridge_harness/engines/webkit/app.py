@@ -11,14 +11,19 @@ world, at document end.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import json
 import secrets
+import shutil
+import tempfile
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, ClassVar
 
+from gcbridge_harness.app.chrome import PICKED_FILE
 from gcbridge_harness.app.decisions import LoginResponse
-from gcbridge_harness.app.native_app import NativeApp
+from gcbridge_harness.app.native_app import NativeApp, origin_of
 from gcbridge_harness.engines.webkit.client import WebKitProcess
 from gcbridge_harness.engines.webkit.scripts import (
     BRIDGE_HANDLER,
@@ -46,6 +51,22 @@ _LOCAL_STORAGE_JS = """(() => {
   for (let i = 0; i < store.length; i++) { const k = store.key(i); out[k] = store.getItem(k); }
   return out;
 })()"""
+
+
+def _picked_file() -> str:
+    """The file the user picks in a file chooser, on disk for WebKitGTK (one per process)."""
+    found: str | None = _PICKED.get("path")
+    if found is None:
+        folder = tempfile.mkdtemp(prefix="gc-harness-pick-")
+        atexit.register(shutil.rmtree, folder, True)
+        name, _, data = PICKED_FILE
+        path = Path(folder) / name
+        path.write_bytes(data)
+        found = _PICKED["path"] = str(path)
+    return found
+
+
+_PICKED: dict[str, str] = {}
 
 
 @dataclass
@@ -118,6 +139,12 @@ class WebKitApp(NativeApp):
             "scripts": scripts,
             "handlers": handlers,
             "page_cache": self.bfcache,
+            # What the app's WebView does with the page's dialogs, file input, new windows.
+            "chrome": {
+                "dialogs": self._handles("dialogs"),
+                "origin": self.widget_origin,
+                "file": _picked_file() if self._handles("file-chooser") else None,
+            },
         }
         self.runtime.process.listeners[self.view] = self._on_event
         opened = self.runtime.process.request("open", view=self.view, **self._open_fields)
@@ -184,7 +211,10 @@ class WebKitApp(NativeApp):
             if phase in ("started", "failed"):  # finished: the page's load event (LIFE)
                 self._navigation(phase)
         elif event.get("event") == "terminated":
+            self._fetches = 0  # the dead page's fetches will never report their end
             self._terminated()
+        elif event.get("event") in ("dialog", "file-chooser", "new-window", "http-error"):
+            self._on_chrome(event)
         elif event.get("event") == "load-retry":
             error = event.get("error")
             if error == "the load stalled":
@@ -199,6 +229,18 @@ class WebKitApp(NativeApp):
             self._native("ios", event["kind"], event["text"], top=True, origin=self.widget_origin)
         else:
             self._on_relay(json.loads(event["text"]))
+
+    def _on_chrome(self, event: dict[str, Any]) -> None:
+        """What the page asked of its WebView (the driver answered as the app's model says)."""
+        kind = event["event"]
+        if kind == "dialog":
+            self._dialog(event["kind"], event["message"], event.get("default"), event["origin"])
+        elif kind == "file-chooser":
+            self._file_chooser()
+        elif kind == "new-window":
+            self._new_window(str(event.get("url") or ""), gesture=bool(event.get("gesture")))
+        elif origin_of(str(event.get("url"))) == self.widget_origin:  # an HTTP error status
+            self._load_failed(str(event["url"]), f"HTTP {event['status']}")
 
     def _on_relay(self, stamped: dict[str, Any]) -> None:
         try:

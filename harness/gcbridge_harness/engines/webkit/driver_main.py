@@ -7,7 +7,9 @@ thread; a reader thread hands each stdin line to the main loop.
 Commands (one JSON object a line, ``id`` echoed in the reply ``{"id", "ok", ...}``):
 
 - ``open``   ``view, profile (dir or null: ephemeral), dom_storage, user_agent,
-  scripts [{source, time: start|end, world|null, all_frames}], handlers [{name, world|null}]``
+  scripts [{source, time: start|end, world|null, all_frames}], handlers [{name, world|null}],
+  chrome {dialogs, origin, file}`` (the view's dialogs, file chooser and new windows:
+  :mod:`~gcbridge_harness.engines.webkit.driver_chrome`)
 - ``load``   ``view, url[, stall_seconds]``: replies when the load finished (``load-changed``
   FINISHED); after an engine cancel, a load that commits nothing for ``stall_seconds``
   (default 4) is stopped and asked again
@@ -20,7 +22,8 @@ Commands (one JSON object a line, ``id`` echoed in the reply ``{"id", "ok", ...}
 
 Events (no ``id``): ``{"event": "message", view, handler, kind, text}`` for every
 script message (``kind`` is ``string`` or the body's JavaScript type), ``{"event":
-"uri", view, url}`` when the view's URI changes.
+"uri", view, url}`` when the view's URI changes; ``dialog``, ``file-chooser``,
+``new-window`` and ``http-error`` (``driver_chrome``).
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ gi.require_version("Gtk", "3.0")
 gi.require_version("WebKit2", "4.1")
 from gi.repository import GLib, Gtk, WebKit2  # noqa: E402
 
+from gcbridge_harness.engines.webkit.driver_chrome import Chrome  # noqa: E402
 from gcbridge_harness.engines.webkit.driver_loads import Loads  # noqa: E402
 
 # the pooled web context of new apps
@@ -50,7 +54,7 @@ _TIMES = {
 }
 
 
-class Driver(Loads):
+class Driver(Loads, Chrome):
     """The views of this process, and the web contexts (profiles) they share."""
 
     def __init__(self) -> None:
@@ -176,6 +180,7 @@ class Driver(Loads):
         view.connect("load-changed", self._on_load_changed, vid)
         view.connect("load-failed", self._on_load_failed, vid)
         view.connect("web-process-terminated", self._on_terminated, vid)
+        self._connect_chrome(view, vid, c.get("chrome") or {})
         self.reply(cid, profile=c.get("profile"))
 
     def _register(self, vid: str, manager: Any, name: str, world: str | None) -> None:

@@ -111,6 +111,72 @@ class DomWidgetView:
         """Whether the comment ``content`` offers Delete."""
         return self._offers(content, "delete")
 
+    def _in_comment(self, content: str, action: str, arg: Any = None) -> Any:
+        """``action`` (a function body of ``item``, ``arg``) on the comment ``content``'s item."""
+        return self._eval(
+            f"""([c, arg]) => {{ const item = ({_COMMENT_JS})(c);
+                  const DELETE = '[data-testid="delete"]';
+                  const LINKS = ':scope > [data-testid="content"] a';
+                  if (!item) {{ throw new Error('no comment ' + c); }}
+                  {action} }}""",
+            [content, arg],
+        )
+
+    def delete(self, content: str) -> None:
+        """Press Delete on the comment ``content`` (the widget asks ``confirm()`` first)."""
+        self._in_comment(content, "item.querySelector(':scope > .gc-actions > ' + DELETE).click();")
+
+    def expect_gone(self, content: str) -> None:
+        """Wait until the comment ``content`` is no longer listed."""
+        self._until(f"(c) => !({_COMMENT_JS})(c)", content, f"the comment {content!r} gone")
+
+    def attach(self) -> None:
+        """Tap the compose form's file input (the WebView's file chooser opens, or nothing)."""
+        self._eval("""() => { document.querySelector('[data-testid="attach"]').click(); }""")
+
+    def picked(self) -> str:
+        """The compose form's line about the file picked ('' when none)."""
+        text: str = self._eval(
+            """() => { const p = document.querySelector('[data-testid="picked"]');
+                       return p && !p.hidden ? p.textContent : ''; }"""
+        )
+        return text
+
+    def expect_picked(self, name: str) -> None:
+        """Wait until the compose form shows the file ``name`` picked."""
+        self._until(
+            """(name) => { const p = document.querySelector('[data-testid="picked"]');
+                           return !!p && !p.hidden && p.textContent.includes(name); }""",
+            name,
+            f"{name} picked",
+        )
+
+    def attachment(self, content: str) -> str:
+        """The attachment line of the comment ``content`` ('' when it has none)."""
+        text: str = self._in_comment(
+            content,
+            """const a = item.querySelector(':scope > [data-testid="attachment"]');
+               return a ? a.textContent : '';""",
+        )
+        return text
+
+    def links(self, content: str) -> list[dict[str, str]]:
+        """The links of the comment ``content``: ``{"href", "target", "rel"}`` each."""
+        found: list[dict[str, str]] = self._in_comment(
+            content,
+            """return [...item.querySelectorAll(LINKS)]
+                 .map((a) => ({href: a.href, target: a.target, rel: a.rel}));""",
+        )
+        return found
+
+    def open_link(self, content: str, href: str) -> None:
+        """Tap the link to ``href`` in the comment ``content``."""
+        self._in_comment(
+            content,
+            "[...item.querySelectorAll(LINKS)].find((a) => a.textContent === arg).click();",
+            href,
+        )
+
     def comment_contents(self) -> list[str]:
         """Texts of the listed comments, in page order."""
         texts: list[str] = self._eval(

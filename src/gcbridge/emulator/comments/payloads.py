@@ -31,17 +31,23 @@ SELECT c.id, c.external_id, c.content, c.created_at, c.updated_at, c.thread_id, 
        c.status,
        t.uid AS thread_uid, p.external_id AS parent_external_id,
        u.id AS author_id, u.external_id AS author_external_id, u.guest AS author_guest,
-       u.name AS author_name, u.email AS author_email, u.avatar AS author_avatar
+       u.name AS author_name, u.email AS author_email, u.avatar AS author_avatar,
+       a.name AS attachment_name, a.type AS attachment_type, a.size AS attachment_size
 FROM comments c
 JOIN threads t ON t.id = c.thread_id
 JOIN users u ON u.id = c.author_id
 LEFT JOIN comments p ON p.id = c.parent_id
+LEFT JOIN attachments a ON a.comment_id = c.id
 """
 
 
 def comment_row_json(row: sqlite3.Row) -> dict[str, Any]:
-    """``data.comment`` from one row of the joined comment query."""
-    return {
+    """``data.comment`` from one row of the joined comment query.
+
+    A comment that carries an attachment (the widget's file input) has ``attachment``:
+    ``{"name", "type", "size"}``; any other has no such key (spec 2.4's shape, unchanged).
+    """
+    comment = {
         "id": row["id"],
         "external_id": row["external_id"],
         "content": row["content"],
@@ -54,6 +60,13 @@ def comment_row_json(row: sqlite3.Row) -> dict[str, Any]:
         "status": row["status"],
         "author": author_json(row, "author_"),
     }
+    if row["attachment_name"] is not None:
+        comment["attachment"] = {
+            "name": row["attachment_name"],
+            "type": row["attachment_type"],
+            "size": row["attachment_size"],
+        }
+    return comment
 
 
 def comment_json(conn: sqlite3.Connection, comment_id: str) -> dict[str, Any]:

@@ -5,6 +5,7 @@ the event each fires (:mod:`gcbridge.webhooks.catalog`)::
 
     GET    /api/pub/comments?website_id=&uid=            the thread and its visible comments
     POST   /api/pub/comments                             Bearer session  -> 201, CREATED
+                                    (optional "attachment": {"name", "type", "size"})
     PATCH  /api/pub/comments/{id}   {"content"}          author only     -> UPDATED
     DELETE /api/pub/comments/{id}                        author only     -> DELETED
     POST   /api/moderation/comments/{id}/approve         site account token -> APPROVED
@@ -39,7 +40,10 @@ from gcbridge.emulator.comments.payloads import (
 )
 from gcbridge.emulator.comments.store import find_thread, get_comment, upsert_thread
 from gcbridge.emulator.comments.validate import (
+    MAX_ATTACHMENT_BYTES,
+    MAX_ATTACHMENT_NAME,
     MAX_CONTENT,
+    check_attachment_name,
     check_content,
     check_page_title,
     check_uid,
@@ -60,6 +64,20 @@ __all__ = ["router"]
 router = APIRouter(tags=["comments"])
 
 
+class NewAttachment(StrictBody):
+    """A file the author picked with the widget's file input: what the widget says of it."""
+
+    model_config = ConfigDict(extra="ignore")
+    name: str = Field(max_length=MAX_ATTACHMENT_NAME * 2, description="the file's name")
+    type: str = Field(
+        default="",
+        max_length=127,
+        pattern=r"^([A-Za-z0-9!#$&^_.+-]+/[A-Za-z0-9!#$&^_.+-]+)?$",
+        description="its media type ('' if the browser gave none)",
+    )
+    size: int = Field(ge=0, le=MAX_ATTACHMENT_BYTES, description="its size in bytes")
+
+
 class NewComment(StrictBody):
     """Body of ``POST /api/pub/comments``."""
 
@@ -73,6 +91,7 @@ class NewComment(StrictBody):
     page_title: str
     content: str = Field(max_length=MAX_CONTENT * 2)
     parent_id: str | None = Field(default=None, max_length=64)
+    attachment: NewAttachment | None = None
 
 
 class CommentEdit(StrictBody):
@@ -150,6 +169,9 @@ async def post_comment(body: NewComment, request: Request) -> Response:
         )
     uid, url, title = check_uid(body.uid), check_url(body.url), check_page_title(body.page_title)
     content = check_content(body.content)
+    attachment = body.attachment
+    if attachment is not None:
+        check_attachment_name(attachment.name, "attachment.name")
 
     def write() -> dict[str, Any]:
         now = state.clock.now()
@@ -179,6 +201,11 @@ async def post_comment(body: NewComment, request: Request) -> Response:
                     now,
                 ),
             )
+            if attachment is not None:
+                conn.execute(
+                    "INSERT INTO attachments (comment_id, name, type, size) VALUES (?, ?, ?, ?)",
+                    (comment_id, attachment.name, attachment.type, attachment.size),
+                )
             _record(conn, state, site, CREATED.name, comment_id)
             return comment_json(conn, comment_id)
 

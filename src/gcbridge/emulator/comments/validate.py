@@ -16,11 +16,14 @@ __all__ = [
     "MAX_UID",
     "MAX_TITLE",
     "MAX_CONTENT",
+    "MAX_ATTACHMENT_NAME",
+    "MAX_ATTACHMENT_BYTES",
     "invalid",
     "check_url",
     "check_uid",
     "check_page_title",
     "check_content",
+    "check_attachment_name",
     "check_true",
 ]
 
@@ -28,6 +31,8 @@ MAX_URL = 2048
 MAX_UID = 256
 MAX_TITLE = 512
 MAX_CONTENT = 10_000
+MAX_ATTACHMENT_NAME = 255
+MAX_ATTACHMENT_BYTES = 25 * 1024 * 1024
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
@@ -80,6 +85,14 @@ def check_content(value: str | None, name: str = "content") -> str:
     if "\x00" in text:
         raise invalid(name, "must not contain NUL characters")
     return text
+
+
+def check_attachment_name(value: str | None, name: str = "name") -> str:
+    """A file name as a browser gives it: no path, no control characters, bounded."""
+    value = _text(name, value, MAX_ATTACHMENT_NAME)
+    if "/" in value or "\\" in value:
+        raise invalid(name, "a file name, not a path")
+    return value
 
 
 def check_true(name: str, value: str | None) -> None:

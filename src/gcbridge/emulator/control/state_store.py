@@ -20,7 +20,7 @@ import sqlite3
 from pathlib import Path
 
 from gcbridge.emulator.datadir import DIR_MODE, FILE_MODE
-from gcbridge.emulator.db import Database
+from gcbridge.emulator.db import SCHEMA, Database
 from gcbridge.emulator.errors import ApiError
 
 __all__ = ["NAME_PATTERN", "check_name", "reset", "save", "restore", "names", "snapshot_dir"]
@@ -28,7 +28,18 @@ __all__ = ["NAME_PATTERN", "check_name", "reset", "save", "restore", "names", "s
 NAME_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 # Children before parents (foreign keys).
-_TABLES = ("attempts", "calls", "sessions", "comments", "threads", "users", "webhook_configs")
+_TABLES = (
+    "attempts",
+    "calls",
+    "sessions",
+    "attachments",
+    "comments",
+    "threads",
+    "users",
+    "webhook_configs",
+)
+# Tables added since the first snapshots: a snapshot without them restores, and gains them empty.
+_ADDED_SINCE = frozenset({"attachments"})
 
 
 def check_name(name: str) -> str:
@@ -82,10 +93,11 @@ def restore(db: Database, data_dir: Path, name: str) -> None:
     try:
         try:
             tables = {r[0] for r in source.execute("SELECT name FROM sqlite_master")}
-            if not set(_TABLES) <= tables:
+            if not set(_TABLES) - _ADDED_SINCE <= tables:
                 raise sqlite3.DatabaseError("not an emulator database")
             with db.read() as conn:
                 source.backup(conn)
+                conn.executescript(SCHEMA)  # CREATE ... IF NOT EXISTS: what it lacked
         except sqlite3.DatabaseError as exc:
             raise ApiError(
                 422, "snapshot_unreadable", f"snapshot {name!r} cannot be restored: {exc}"

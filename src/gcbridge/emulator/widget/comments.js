@@ -1,7 +1,7 @@
 /**
  * gc widget: the thread's comments. Loading them (then gc-loaded), keeping the
- * list in order, and posting, editing and deleting as the signed-in user; a
- * guest is asked to sign in (gc-sso-auth on SSO pages).
+ * list in order, and posting (with an attachment, if one was picked), editing and
+ * deleting as the signed-in user; a guest is asked to sign in (gc-sso-auth on SSO pages).
  */
 
 import { api, reasonOf } from './api.js';
@@ -71,13 +71,14 @@ function afterAuthFailure(sent) {
   return Promise.resolve();
 }
 
-export function postComment(content, parentId) {
+export function postComment(content, parentId, attachment) {
   if (!requireUser()) { return Promise.resolve(false); }
   var body = {
     website_id: config.websiteId, uid: config.uid, url: config.url,
     page_title: config.pageTitle, content: content
   };
   if (parentId) { body.parent_id = parentId; }
+  if (attachment) { body.attachment = attachment; }
   return asSignedIn(function (token) {
     return api('POST', '/api/pub/comments', body, token);
   }).then(function (sent) {
@@ -114,5 +115,5 @@ export function editComment(id, content) {
 }
 
 export function deleteComment(id) {
-  return changeComment('DELETE', id, undefined, function () { state.confirmDelete = null; });
+  return changeComment('DELETE', id, undefined, function () { /* no form to close */ });
 }

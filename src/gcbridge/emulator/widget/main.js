@@ -25,7 +25,7 @@ import { $ } from './dom.js';
 import { emit, onMessage } from './messages.js';
 import { accountSubmit, clearSession, inSessionQueue, restoreSession } from './session.js';
 import { config, setRenderer, state } from './state.js';
-import { render } from './view.js';
+import { describeFile, render } from './view.js';
 
 setRenderer(render);
 
@@ -34,14 +34,34 @@ function domContentLoadedFired() {
   return nav ? nav.domContentLoadedEventStart > 0 : document.readyState === 'complete';
 }
 
+// The file picked with the compose form's file input (the WebView's file chooser: the app's
+// chrome client on Android, the system's panel on iOS), read through, for the next comment.
+function pickAttachment(input) {
+  var file = input.files && input.files[0];
+  state.attachment = null;
+  $('picked').hidden = true;
+  if (!file) { return Promise.resolve(); }
+  return file.arrayBuffer().then(function (bytes) {
+    state.attachment = { name: file.name, type: file.type || '', size: bytes.byteLength };
+    $('picked').textContent = describeFile(state.attachment);
+    $('picked').hidden = false;
+  });
+}
+
 function wire() {
   $('page-title').textContent = config.pageTitle;
+  $('attach').addEventListener('change', function (event) { pickAttachment(event.target); });
   $('compose').addEventListener('submit', function (event) {
     event.preventDefault();
     var area = event.target.elements.content;
     var content = area.value.trim();
     if (!content) { return; }
-    postComment(content, null).then(function (ok) { if (ok) { area.value = ''; } });
+    postComment(content, null, state.attachment).then(function (ok) {
+      if (!ok) { return; }
+      area.value = '';
+      $('attach').value = '';
+      pickAttachment($('attach'));
+    });
   });
   $('sign-out').addEventListener('click', function () { inSessionQueue(clearSession); });
   $('sign-in-form').addEventListener('submit', function (event) {

@@ -21,7 +21,7 @@ export var state = {
   loaded: false,
   replyTo: null,     // comment id whose reply form is open
   editing: null,     // comment id being edited
-  confirmDelete: null
+  attachment: null   // the file picked for the next comment: {name, type, size}
 };
 
 var renderer = function () { /* no view yet */ };

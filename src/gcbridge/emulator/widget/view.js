@@ -1,17 +1,24 @@
 /**
  * gc widget: rendering the page from its state. The session line, which
  * account forms show, and the comment tree with its reply, edit and delete
- * controls. textContent only (through dom.js): comments and names are user
- * content.
+ * controls, each comment's links (opened in a new window) and attachment.
+ * textContent only (through dom.js): comments and names are user content.
  */
 
 import { deleteComment, editComment, postComment, requireUser } from './comments.js';
-import { $, button, el, setStatus } from './dom.js';
+import { $, button, el, setStatus, withLinks } from './dom.js';
 import { config, state } from './state.js';
 
 function initials(name) {
   var words = String(name || '?').trim().split(/\s+/).slice(0, 2);
   return words.map(function (w) { return w.charAt(0).toUpperCase(); }).join('') || '?';
+}
+
+/** "name (12.3 kB)": an attachment as the page shows it. */
+export function describeFile(file) {
+  var size = Number(file.size) || 0;
+  var shown = size < 1000 ? size + ' B' : (size / 1000).toFixed(1) + ' kB';
+  return '\u{1F4CE} ' + file.name + ' (' + shown + ')';
 }
 
 function formatDate(iso) {
@@ -53,7 +60,13 @@ function renderComment(comment, children) {
       function (content) { editComment(comment.id, content); },
       function () { state.editing = null; render(); }));
   } else {
-    item.appendChild(el('p', { 'class': 'gc-content', 'data-testid': 'content' }, comment.content));
+    var content = el('p', { 'class': 'gc-content', 'data-testid': 'content' });
+    content.appendChild(withLinks(comment.content));
+    item.appendChild(content);
+  }
+  if (comment.attachment) {
+    item.appendChild(el('p', { 'class': 'gc-attachment', 'data-testid': 'attachment' },
+      describeFile(comment.attachment)));
   }
 
   var actions = el('div', { 'class': 'gc-actions' });
@@ -64,11 +77,11 @@ function renderComment(comment, children) {
   }));
   if (own) {
     actions.appendChild(button('Edit', 'edit', function () { state.editing = comment.id; render(); }));
-    if (state.confirmDelete === comment.id) {
-      actions.appendChild(button('Confirm delete', 'confirm-delete', function () { deleteComment(comment.id); }));
-    } else {
-      actions.appendChild(button('Delete', 'delete', function () { state.confirmDelete = comment.id; render(); }));
-    }
+    // As a real widget does, the page asks confirm(): the WebView's app answers it (a native
+    // dialog), or, with no UI delegate / chrome client, answers false at once: nothing is deleted.
+    actions.appendChild(button('Delete', 'delete', function () {
+      if (window.confirm('Delete this comment?')) { deleteComment(comment.id); }
+    }));
   }
   item.appendChild(actions);
 
