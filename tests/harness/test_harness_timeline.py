@@ -114,6 +114,18 @@ def test_a_later_documents_events_before_its_android_bridge_are_not_blamed_on_it
     assert diagnose(app)[0].startswith("the widget sent gc-sso-conflict at 0.80 s")
 
 
+def test_events_before_the_bridges_evaluation_returned_are_not_blamed_on_it() -> None:
+    # onPageFinished, then evaluateJavascript: gc-ready sent in between found no bridge.
+    app = _App(injection_point="page-finished", platform="android")
+    emitted = "(origin http://w, JSON string)"
+    app.timeline.add_at(0.40, "page finished")
+    app.timeline.add_at(0.52, "widget emitted", f"gc-ready {emitted}")
+    app.timeline.add_at(0.60, "bridge in page", "its evaluation returned")
+    assert diagnose(app) == []
+    app.timeline.add_at(0.70, "widget emitted", f"gc-sso-conflict {emitted}")
+    assert diagnose(app)[0].startswith("the widget sent gc-sso-conflict at 0.70 s")
+
+
 def test_a_new_documents_events_stamped_before_its_page_started_belong_to_it() -> None:
     # The page's clock stamps what the widget emitted; the app stamps page started when
     # the callback reaches it, which in Chromium can be after the new document's first

@@ -185,6 +185,8 @@ class Lifecycle:
             except Exception as exc:  # noqa: BLE001 - a document already replaced: its loss
                 self.timeline.add("injection failed", f"{type(exc).__name__}: {exc}"[:200])
                 return
+        # what the page emitted before this had no bridge to go through (the diagnosis)
+        self.timeline.add("bridge in page", "its evaluation returned")
 
     def _page_finished_again(self) -> None:
         """Android's second ``onPageFinished`` for one document: the same callback again."""

@@ -53,14 +53,18 @@ def _bridge_was_in_page(app: Any, timeline: Timeline, at: float) -> bool:
 
     From the start of each document, except where the app injects later: at page
     finished for Android, at its evaluation at page started for React Native on
-    Android (racing the page). Each new document (page started) needs its own.
+    Android (racing the page), in each case once that evaluation returned (an event
+    the page sent between page finished and then found no bridge: seen in WebKit
+    under load). Each new document (page started) needs its own.
     """
     point = getattr(app, "injection_point", "")
     if point not in ("page-finished", "page-started"):
         return True
-    marker = "page finished" if point == "page-finished" else "bridge evaluated"
+    # Once its evaluation returned; a timeline without that entry: from when it was asked for.
+    asked = "page finished" if point == "page-finished" else "bridge evaluated"
+    markers = timeline.find("bridge in page") or timeline.find(asked)
     since = max((e.at for e in timeline.find("page started") if e.at <= at), default=0.0)
-    return any(since <= e.at <= at for e in timeline.find(marker))
+    return any(since <= e.at <= at for e in markers)
 
 
 def _leak_places(app: Any, failure: str) -> list[str]:
