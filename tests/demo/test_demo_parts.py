@@ -71,3 +71,23 @@ def test_chromium_flags_keep_the_users_and_add_what_is_missing():
 def test_only_the_machines_own_messages_are_quietened():
     for demo_caused in ("EvalError", "Refused to apply inline style", "Content Security Policy"):
         assert not any(demo_caused in quiet for quiet in QUIET)
+
+
+def test_the_dying_drivers_listener_errors_are_dropped_only_after_a_stop() -> None:
+    # Ctrl-C in the headless demo: Playwright's driver dies with it, and its client logged
+    # "Error occurred in event listener" with a traceback (seen in a clean-clone CI run).
+    import logging
+
+    from gcbridge.demo.headless import _DRIVER_LOGGERS, _DeadDriverAfterStop
+
+    assert "playwright" in _DRIVER_LOGGERS
+    stopped = {"yes": False}
+    kept = _DeadDriverAfterStop(lambda: stopped["yes"])
+    record = logging.LogRecord(
+        "playwright", logging.ERROR, "", 0, "Error occurred in event listener", None, None
+    )
+    assert kept.filter(record)  # before a stop: a real error, shown
+    stopped["yes"] = True
+    assert not kept.filter(record)
+    other = logging.LogRecord("playwright", logging.ERROR, "", 0, "something else", None, None)
+    assert kept.filter(other)

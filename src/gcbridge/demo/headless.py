@@ -123,11 +123,13 @@ def run_headless(
 
 
 class _DeadDriverAfterStop(logging.Filter):
-    """Drops asyncio's "Future exception was never retrieved" for Playwright's driver.
+    """Drops what Playwright's dying driver makes its client log, once a stop was asked.
 
-    A terminal's Ctrl-C reaches Playwright's driver too; it exits, and Playwright keeps
-    the read error in a future nobody awaits, which asyncio reports when the future is
-    collected. After a stop request that is expected; any other record passes.
+    A terminal's Ctrl-C reaches Playwright's driver too; it exits. Playwright keeps the
+    read error in a future nobody awaits, which asyncio reports as "Future exception was
+    never retrieved" when the future is collected; and messages the driver sent as it
+    died name objects already gone, which Playwright's connection logs as "Error occurred
+    in event listener". After a stop request both are expected; any other record passes.
     """
 
     def __init__(self, stopped: Callable[[], bool]) -> None:
@@ -136,9 +138,16 @@ class _DeadDriverAfterStop(logging.Filter):
 
     def filter(self, record: logging.LogRecord) -> bool:
         text = record.getMessage()
-        expected = "never retrieved" in text and "Connection closed while reading" in text
+        expected = (
+            "never retrieved" in text and "Connection closed while reading" in text
+        ) or text == "Error occurred in event listener"
         return not (expected and self.stopped())
 
 
+# the loggers the dying driver's records come through
+_DRIVER_LOGGERS = ("asyncio", "playwright")
+
+
 def _quiet_dead_driver_after_stop(stopped: Callable[[], bool]) -> None:
-    logging.getLogger("asyncio").addFilter(_DeadDriverAfterStop(stopped))
+    for name in _DRIVER_LOGGERS:
+        logging.getLogger(name).addFilter(_DeadDriverAfterStop(stopped))
