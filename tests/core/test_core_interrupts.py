@@ -168,3 +168,17 @@ def test_an_error_not_caused_by_a_stop_is_not_taken_for_one(monkeypatch) -> None
     monkeypatch.setattr(cli, "build_parser", lambda: _parser_running(broken))
     with pytest.raises(RuntimeError, match="a bug"):
         cli.main(["bridge"])
+
+
+def test_a_stop_that_pydantic_core_turned_into_text_is_still_the_stop(monkeypatch, capsys) -> None:
+    # Ctrl-C while a lazy import builds a model's serializer: pydantic-core raises a
+    # SchemaError whose text ends in "KeyboardInterrupt:" (seen at one instant in CI)
+    class SchemaError(Exception):
+        pass
+
+    def wrapped(args: argparse.Namespace) -> int:
+        raise SchemaError("Error building `union` serializer:\n  KeyboardInterrupt: ")
+
+    monkeypatch.setattr(cli, "build_parser", lambda: _parser_running(wrapped))
+    assert cli.main(["bridge"]) == 130
+    assert capsys.readouterr().err == "gcbridge bridge: stopped (SIGINT)\n"

@@ -145,6 +145,8 @@ def _stop_behind(exc: BaseException) -> BaseException | None:
     while current is not None and id(current) not in seen:
         if isinstance(current, KeyboardInterrupt | _Terminated):
             return current
+        if type(current).__name__ == "SchemaError" and "KeyboardInterrupt" in str(current):
+            return KeyboardInterrupt()  # pydantic-core keeps what it caught as text only
         seen.add(id(current))
         current = current.__cause__ or current.__context__
     return None
