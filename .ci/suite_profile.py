@@ -5,8 +5,8 @@
 Runs pytest (with the arguments given, after ``--gc-engine all -n auto``) with this
 module loaded as a plugin in each worker, then prints:
 
-- per folder: tests, seconds summed over setup, call and teardown (CPU-time the
-  workers spent, not wall time), and the share of the whole;
+- per folder, and for the 20 slowest files: tests, seconds summed over setup, call
+  and teardown (CPU-time the workers spent, not wall time), and the share of the whole;
 - the slowest fixtures: setup seconds summed over every time each was set up, and
   how many times (a session fixture is set up once per worker);
 - the run's wall time.
@@ -49,8 +49,8 @@ def pytest_runtest_logreport(report: Any) -> None:
 
 def pytest_sessionfinish(session: Any) -> None:
     where = os.environ.get(_DIR_ENV)
-    if not where:
-        return
+    if not where or session.config.pluginmanager.has_plugin("dsession"):
+        return  # xdist's controller hears every worker's reports again: the workers write
     worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
     data = {"fixtures": _fixtures, "tests": _tests}
     Path(where, f"{worker}.json").write_text(json.dumps(data), encoding="utf-8")
@@ -65,11 +65,13 @@ def _folder(nodeid: str) -> str:
 def report(where: Path, wall: float) -> list[str]:
     """The printed table, from the workers' JSON files in ``where``."""
     folders: dict[str, list[float]] = defaultdict(list)
+    files: dict[str, list[float]] = defaultdict(list)
     fixtures: dict[str, list[float]] = defaultdict(list)
     for file in sorted(where.glob("*.json")):
         data = json.loads(file.read_text(encoding="utf-8"))
         for nodeid, seconds in data["tests"].items():
             folders[_folder(nodeid)].append(seconds)
+            files[nodeid.split("::", 1)[0]].append(seconds)
         for name, times in data["fixtures"].items():
             fixtures[name].extend(times)
     total = sum(sum(v) for v in folders.values()) or 1.0
@@ -80,6 +82,9 @@ def report(where: Path, wall: float) -> list[str]:
     lines.append(
         f"{'all (summed over workers)':<48} {sum(map(len, folders.values())):>6} {total:>9.1f}"
     )
+    lines += ["", f"{'slowest files':<60} {'tests':>6} {'seconds':>9}"]
+    for name, times in sorted(files.items(), key=lambda kv: -sum(kv[1]))[:20]:
+        lines.append(f"{name:<60} {len(times):>6} {sum(times):>9.1f}")
     lines += ["", f"{'slowest fixtures (setup)':<60} {'times':>6} {'seconds':>9}"]
     ranked = sorted(fixtures.items(), key=lambda kv: -sum(kv[1]))[:20]
     for name, times in ranked:

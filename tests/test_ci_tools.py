@@ -70,6 +70,32 @@ def test_the_profile_sums_each_folder_and_ranks_the_fixtures(tmp_path: Path) -> 
     assert lines[-1] == "wall time: 7.2 s"
 
 
+def test_the_profile_counts_each_test_once_under_xdist(tmp_path: Path) -> None:
+    # xdist's controller hears every worker's reports again: only the workers write.
+    (tmp_path / "test_three.py").write_text(
+        "def test_a(): pass\ndef test_b(): pass\ndef test_c(): pass\n", encoding="utf-8"
+    )
+    out = tmp_path / "profile"
+    out.mkdir()
+    env = {**os.environ, "GC_SUITE_PROFILE_DIR": str(out), "PYTHONPATH": str(CI)}
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "suite_profile", "-n", "2"]
+        + ["-p", "no:cacheprovider", "-p", "no:randomly"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    written = [json.loads(f.read_text(encoding="utf-8")) for f in out.glob("*.json")]
+    assert sorted(n for data in written for n in data["tests"]) == [
+        "test_three.py::test_a",
+        "test_three.py::test_b",
+        "test_three.py::test_c",
+    ]
+
+
 def test_the_suite_gives_its_commands_a_terminals_ctrl_c(tmp_path: Path) -> None:
     # Started with SIGINT ignored (`make test &` from a script): the commands the tests
     # start must still stop on the Ctrl-C the tests send them.
