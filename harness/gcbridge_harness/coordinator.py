@@ -44,7 +44,8 @@ PROTOCOL = 1
 """The bridge protocol these decisions belong to (``app-protocol.json`` ``protocol``)."""
 
 DEFAULT_TRIGGERS = frozenset({"gc-ready", "gc-loaded", "gc-sso-auth"})
-"""Widget events after which the app fetches and injects ssoData (spec 6.2)."""
+"""Widget events after which the app fetches and injects ssoData
+(docs/explanation/service.md#the-widgets-events)."""
 
 KEEP_WIDGET_SESSION = False
 """Default: a ready widget is signed out while the app has no user (its stored session goes)."""
@@ -104,7 +105,10 @@ def signs_out_at_ready(keep_widget_session: bool, logout_owed: bool) -> bool:
 
 
 class SsoCoordinator:
-    """The app's decisions for one WebView showing the widget (spec 4.8, 5.1, 6.2)."""
+    """The app's decisions for one WebView showing the widget.
+
+    See docs/explanation/service.md#signing-the-apps-user-in.
+    """
 
     def __init__(
         self,

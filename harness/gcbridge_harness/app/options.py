@@ -22,8 +22,8 @@ SITE_KEY = "site"
 """``api_public_key=SITE_KEY``: the site's real key. ``None`` leaves the parameter out."""
 
 DEFAULT_TRIGGERS = frozenset({"gc-ready", "gc-loaded", "gc-sso-auth", "page-finished"})
-"""What makes the app fetch and inject ssoData (spec 6.2; page-finished where the platform has
-it as a trigger: Android, React Native on Android)."""
+"""What makes the app fetch and inject ssoData (docs/explanation/service.md#the-widgets-events;
+page-finished where the platform has it as a trigger: Android, React Native on Android)."""
 
 
 @dataclass(frozen=True)
