@@ -21,7 +21,7 @@
 /** The bridge protocol these decisions belong to (`app-protocol.json` `protocol`). */
 export const APP_PROTOCOL = 1;
 
-/** Widget events after which the app fetches and injects ssoData (spec 6.2). */
+/** Widget events after which the app fetches and injects ssoData (docs/explanation/service.md#the-widgets-events). */
 export const DEFAULT_TRIGGERS: readonly string[] = ['gc-ready', 'gc-loaded', 'gc-sso-auth'];
 
 /**
