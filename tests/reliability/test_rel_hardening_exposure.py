@@ -1,9 +1,9 @@
-"""Hardening battery (issue 12), emulator side: nothing private leaks, nothing unbounded is read.
+"""Hardening battery, emulator side: nothing private leaks, nothing unbounded is read.
 
-Classes: no author e-mail in any widget API answer (3); stored absolute URLs
-from the configured address, never the Host header (7); a private data
-directory whatever the umask (8); body caps per route group, on
-Content-Length and on chunked bodies (11).
+Classes: no author e-mail in any widget API answer; stored absolute URLs
+from the configured address, never the Host header; a private data
+directory whatever the umask; body caps per route group, on
+Content-Length and on chunked bodies.
 """
 
 from __future__ import annotations
