@@ -264,7 +264,7 @@ def test_moderation_approve_and_refuse(
     ]
     assert (
         calls[1]["body"]["data"]["comment"]["status"] == "deleted"
-    )  # no comment.refused (spec 6.1)
+    )  # a refusal is comment.deleted: there is no comment.refused
 
 
 @pytest.mark.parametrize(

@@ -85,7 +85,7 @@ def test_no_widget_answer_carries_an_author_email(
         assert _emails_in(resp.json()) == [], resp.text
         comments = resp.json().get("comments", [resp.json()])
         assert all("email" not in c["author"] for c in comments)
-    # The signed webhook body (spec 2.4) keeps the e-mail for the site's backend.
+    # The signed webhook body keeps the e-mail for the site's backend.
     with running.state.db.read() as conn:
         bodies = [bytes(r[0]).decode() for r in conn.execute("SELECT body FROM calls")]
     assert any("secret-ada@example.com" in b for b in bodies)
