@@ -16,7 +16,7 @@ process (``content_terminated`` -> a ``reload`` effect), the app back in the for
 (``resume``), Android's second ``onPageFinished`` for one document (``already-finished``). An
 answer to a fetch made for another document, or before a resume, is never injected.
 
-The widget is signed in as exactly the app's user, and nobody else (issue 30): with SSO on and
+The widget is signed in as exactly the app's user, and nobody else: with SSO on and
 no app user, a widget that becomes ready is signed out (it may have restored a previous user's
 session from its storage), once per document; a sign-out or a user switch before the widget is
 ready is applied when it is. ``keep_widget_session=True`` leaves a signed-out app's widget to

@@ -64,14 +64,14 @@ class AppOptions:
     # page-started (React Native on Android): the evaluation at page started lands after the
     # widget's gc-ready and gc-loaded went out (the race lost), in the launch's document.
     race_lost: bool = False
-    # The kit's handling around the page (issue 31); False: the platform's default without it.
+    # The kit's handling around the page; False: the platform's default without it.
     # web_chrome: the WKUIDelegate (iOS) / WebChromeClient (Android): dialogs, the file chooser,
     # new windows (React Native: react-native-webview's own, either way).
     web_chrome: bool = True
     # error_view: onLoadError and the error view with Retry when the widget's page fails to load.
     error_view: bool = True
     # crash_guard: a dead process's recovery deferred while away, 3 a minute, then the error view
-    # (False: a reload at once, every time, as the kits before issue 31).
+    # (False: a reload at once, every time, as the kits did before the guard).
     crash_guard: bool = True
 
     def __post_init__(self) -> None:
