@@ -1,6 +1,7 @@
 """Citations a reader can follow: where the code (src/, harness/, bridge/) points to a page,
 the page is in the repository (or generated into the site from it) and so is the heading or
-anchor it names; and nothing cites the service's specification, which readers do not have.
+anchor it names; nothing (code, tests, bench) cites the service's specification, which readers
+do not have; and no code or test names an issue instead of saying what it does or guards.
 
 A citation is a repository path of a Markdown page, with an anchor or a quoted heading:
 ``docs/explanation/service.md#webhooks`` or ``docs/reference/wire-formats.md, "Retries"``.
@@ -26,6 +27,16 @@ sys.path.insert(0, str(ROOT / "docs" / "gen"))
 from hooks import GENERATED, SPEC_CITATION  # noqa: E402
 
 SOURCES = ("src", "harness", "bridge")
+CHECKED = (*SOURCES, "tests", "bench")
+"""Where no specification citation and no issue number may appear."""
+SHOWS_THE_PATTERNS = {
+    # these two test the patterns themselves, so they hold examples of them
+    ROOT / "tests" / "docs" / "test_docs_citations.py",
+    ROOT / "tests" / "docs" / "test_docs_site.py",
+}
+ISSUE_NUMBER = re.compile(r"\bissues? ?#?\d+", re.IGNORECASE)
+"""Our own issue numbers ("issue 30", "Issue #6"); another project's are written
+``react-native-webview#1609``, which says whose they are."""
 TEXT = {
     ".py",
     ".js",
@@ -58,13 +69,17 @@ HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*$")
 EXPLICIT_ID = re.compile(r"\{[^}\n]*#([\w-]+)[^}\n]*\}")
 
 
-def source_files() -> Iterator[Path]:
-    for top in SOURCES:
+def source_files(tops: tuple[str, ...] = SOURCES) -> Iterator[Path]:
+    for top in tops:
         for folder, dirs, files in os.walk(ROOT / top):
             dirs[:] = [d for d in dirs if d not in SKIPPED_DIRS and not d.startswith(".")]
             for name in files:
                 path = Path(folder, name)
-                if path.suffix in TEXT:
+                if (
+                    path.suffix in TEXT
+                    and name != "CHANGELOG.md"
+                    and path not in SHOWS_THE_PATTERNS
+                ):
                     yield path
 
 
@@ -144,7 +159,7 @@ def test_every_page_cited_by_the_code_has_the_heading_or_anchor_it_names() -> No
 
 def test_no_code_cites_the_service_specification() -> None:
     cited = []
-    for path in source_files():
+    for path in source_files(CHECKED):
         text = path.read_text(encoding="utf-8", errors="replace")
         for match in SPEC_CITATION.finditer(text):
             cited.append(f"{where(path, text, match.start())}: {match.group(0)!r}")
@@ -152,6 +167,32 @@ def test_no_code_cites_the_service_specification() -> None:
         "readers do not have the specification: cite docs/explanation/service.md (or the "
         "reference page) by path and heading instead\n" + "\n".join(cited)
     )
+
+
+def test_no_code_or_test_names_an_issue_instead_of_the_behaviour() -> None:
+    named = []
+    for path in source_files(CHECKED):
+        text = path.read_text(encoding="utf-8", errors="replace")
+        for match in ISSUE_NUMBER.finditer(text):
+            named.append(f"{where(path, text, match.start())}: {match.group(0)!r}")
+    assert not named, (
+        "say what the code does or the test guards, not which issue asked for it\n"
+        + "\n".join(named)
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "names_an_issue"),
+    [
+        ("(issue 30)", True),
+        ('"""Issue 16, item 2: ...', True),
+        ("the goal of issue #6", True),
+        ("react-native-webview#1609", False),
+        ("ssoData issue + verify", False),
+    ],
+)
+def test_an_issue_number_is_told_from_other_numbers(text: str, names_an_issue: bool) -> None:
+    assert bool(ISSUE_NUMBER.search(text)) is names_an_issue
 
 
 @pytest.mark.parametrize(
