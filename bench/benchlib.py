@@ -95,7 +95,7 @@ class Measure:
 
 @dataclass
 class Row:
-    """One benchmark row of issue #6."""
+    """One row of bench/results.md: its measures against their baselines and goals, and notes."""
 
     number: int
     title: str

@@ -1,4 +1,4 @@
-"""View creation to gc-ready in the harness's two engines (issue 10): Chromium and WebKit.
+"""View creation to gc-ready in the harness's two engines: Chromium and WebKit.
 
     python bench/harness_engines.py [--rounds 10]
 

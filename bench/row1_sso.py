@@ -2,8 +2,8 @@
 
 Ours: ``gcbridge.sso.SsoIssuer(secret).issue(user)`` then ``SsoVerifier(secret).verify(token)``.
 Baselines, on the same user claims:
-- the stdlib floor: the same "gc" format (contract.md) written with bare ``hmac``,
-  ``base64`` and ``json``, verifying the same things (three parts, timestamp
+- the stdlib floor: the same "gc" format (docs/reference/wire-formats.md#ssodata) written
+  with bare ``hmac``, ``base64`` and ``json``, verifying the same things (three parts, timestamp
   window both ways, constant-time HMAC-SHA1 compare, base64 + JSON object with
   id/username/email) and nothing more;
 - PyJWT HS256 ``jwt.encode`` + ``jwt.decode`` with ``iat``/``exp``.

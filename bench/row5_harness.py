@@ -100,8 +100,8 @@ def _forwarding(bridge_text: str, n: int, rounds: int) -> dict[str, float]:
 
 _PARAM = re.compile(r"^(?P<test>[^\[]+)(?:\[(?P<param>.*)\])?$")
 ENGINES = ("chromium", "webkit")
-PER_RUN_GOAL = 0.5  # seconds per scenario run, in each engine (issue 20)
-BOTH_ENGINES_GOAL = 60.0  # seconds for the matrix of both engines on 2 cores (issue 20)
+PER_RUN_GOAL = 0.5  # seconds per scenario run, in each engine
+BOTH_ENGINES_GOAL = 60.0  # seconds for the matrix of both engines on 2 cores
 
 
 def _pytest_matrix(

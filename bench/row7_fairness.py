@@ -1,5 +1,5 @@
 # ruff: noqa: E501  (report prose reads better unbroken)
-"""Row 7: a healthy site's delivery latency while another site's receiver hangs (issue 12).
+"""Row 7: a healthy site's delivery latency while another site's receiver hangs.
 
 Two sites on one emulator. Site A's receiver accepts connections and never
 answers (a listening socket nobody accepts on: every attempt waits the whole
@@ -175,6 +175,6 @@ def run(quick: bool) -> Row:
         f"time; median of {rounds} rounds, each on a fresh emulator. Site A: {backlog} events queued at once to a "
         f"receiver that never answers (attempt timeout 10 s); {a_in_flight}+ of A's attempts were hanging while B "
         f"was measured (the per-receiver cap is {DEFAULT_PER_RECEIVER}). Without the cap and the round-robin queue "
-        "(the dispatcher before issue 12), 24 queued calls of A gave B a p99 of 29.5 s on this machine."
+        "(the dispatcher as it was before them), 24 queued calls of A gave B a p99 of 29.5 s on this machine."
     )
     return row

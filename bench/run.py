@@ -1,5 +1,5 @@
 # ruff: noqa: E501  (report prose and SQL read better unbroken)
-"""``make bench``: run the benchmark rows of issue #6; results.md and results.json go to --out.
+"""``make bench``: run the benchmark rows (bench/README.md); results.md and results.json go to --out.
 
     python bench/run.py                 # all rows, a few minutes on 2 cores -> bench/out/
     python bench/run.py --rows 1,2      # some rows

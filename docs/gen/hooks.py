@@ -6,7 +6,7 @@
 emulator's OpenAPI schema, ``reference/reason-codes.md`` from the exception trees
 and raise sites. ``on_page_markdown`` puts the harness matrix's size and cost
 wherever a page says ``[[harness-matrix]]``, and refuses a page that cites the
-service's specification by section number: readers do not have that document.
+service's specification (``SPEC_CITATION``): readers do not have that document.
 The defaults a page prints are formatted from their constants (:func:`defaults`):
 ``[[retry-delays]]``, ``[[retry-span]]``, ``[[retry-table]]``, ``[[webhook-tolerance]]``.
 """
@@ -32,7 +32,12 @@ GENERATED = {
     "reference/http-api.md": http_reference,
     "reference/reason-codes.md": reasons_reference,
 }
-SPEC_CITATION = re.compile(r"\bspec \d+(\.\d+)?\b|\bspec\.md\b")
+SPEC_CITATION = re.compile(
+    r"\bspec(?:ification)?\s*§?\s*\d+(?:\.\d+)?\b|§\s*\d|\b(?:spec|contract)\.md\b|\bthe spec\b",
+    re.IGNORECASE,
+)
+"""A citation of the service's specification (its sections, its file, "the spec"): readers do
+not have it. Pages fail the build on one; tests/docs/test_docs_citations.py holds the code to it."""
 
 
 def on_files(files: Any, config: Any) -> Any:

@@ -16,7 +16,7 @@ process (``content_terminated`` -> a ``reload`` effect), the app back in the for
 (``resume``), Android's second ``onPageFinished`` for one document (``already-finished``). An
 answer to a fetch made for another document, or before a resume, is never injected.
 
-The widget is signed in as exactly the app's user, and nobody else (issue 30): with SSO on and
+The widget is signed in as exactly the app's user, and nobody else: with SSO on and
 no app user, a widget that becomes ready is signed out (it may have restored a previous user's
 session from its storage), once per document; a sign-out or a user switch before the widget is
 ready is applied when it is. ``keep_widget_session=True`` leaves a signed-out app's widget to
@@ -44,7 +44,8 @@ PROTOCOL = 1
 """The bridge protocol these decisions belong to (``app-protocol.json`` ``protocol``)."""
 
 DEFAULT_TRIGGERS = frozenset({"gc-ready", "gc-loaded", "gc-sso-auth"})
-"""Widget events after which the app fetches and injects ssoData (spec 6.2)."""
+"""Widget events after which the app fetches and injects ssoData
+(docs/explanation/service.md#the-widgets-events)."""
 
 KEEP_WIDGET_SESSION = False
 """Default: a ready widget is signed out while the app has no user (its stored session goes)."""
@@ -104,7 +105,10 @@ def signs_out_at_ready(keep_widget_session: bool, logout_owed: bool) -> bool:
 
 
 class SsoCoordinator:
-    """The app's decisions for one WebView showing the widget (spec 4.8, 5.1, 6.2)."""
+    """The app's decisions for one WebView showing the widget.
+
+    See docs/explanation/service.md#signing-the-apps-user-in.
+    """
 
     def __init__(
         self,

@@ -1,6 +1,6 @@
 """The React Native kit's bridgeSource.ts: written by the CLI, read back by the harness.
 
-Issue 25 (App team): ``gcbridge bridge --print --format ts`` regenerates the module a React
+``gcbridge bridge --print --format ts`` regenerates the module a React
 Native app ships, and the harness runs on that very file (``--gc-bridge bridgeSource.ts``).
 """
 

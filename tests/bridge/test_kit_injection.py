@@ -1,6 +1,6 @@
 """What the kits evaluate in the page: gcSsoLogin by JSON-encoding, and the restore script.
 
-Issue 21 item 2/3: a gcSsoLogin argument holding emoji, U+2028 / U+2029, quotes, backslashes and
+A gcSsoLogin argument holding emoji, U+2028 / U+2029, quotes, backslashes and
 ``</script>`` arrives identical at the widget. The Kotlin kit's scripts (GcSsoScripts.kt) are
 compiled with the whole kit (as make kits-check does) and evaluated in Node; the React Native
 kit's run in its own node tests (test_kit_packages.py); Swift cannot run here, so its lifecycle

@@ -1,4 +1,4 @@
-"""The lifecycle cases of the app-side table bite in every language that runs here (issue 21).
+"""The lifecycle cases of the app-side table bite in every language that runs here.
 
 A coordinator that caches ssoData across a resume, does nothing when the content process dies,
 lets a fetch for an old document through, or fetches twice for a doubled page-finished must fail

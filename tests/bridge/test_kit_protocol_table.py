@@ -53,14 +53,14 @@ RULES = {
     "foreign or malformed messages": "foreign-and-malformed-messages-do-nothing",
     "unknown names": "unknown-events-are-passed-on-and-nothing-else",
     "relaunch": "relaunch-waits-for-ready-again",
-    # issue 21: the WebView's life after the first load
+    # the WebView's life after the first load
     "reload: a new document, fresh ssoData": "reload-injects-freshly-fetched-ssoData",
     "restored from the back-forward cache": "restored-from-cache-fetches-fresh-ssoData",
     "content process terminated": "content-terminated-reloads-and-signs-in-again",
     "resumed after N seconds": "resume-after-the-ssoData-lifetime-reinjects",
     "a second page-finished": "second-page-finished-is-ignored",
     "two views": "two-views-each-signed-in-once",
-    # issue 30: signed in as exactly the app's user, and nobody else
+    # signed in as exactly the app's user, and nobody else
     "ready with no app user: signed out": "ready-with-no-app-user-signs-the-widget-out",
     "page-finished with no app user: signed out": (
         "page-finished-with-no-app-user-signs-the-widget-out"
@@ -91,7 +91,7 @@ def test_table_is_versioned_with_the_bridge_protocol():
     declared = re.search(r"var PROTOCOL = (\d+);", script().text)
     assert declared is not None
     assert TABLE["protocol"] == int(declared.group(1)) == 1
-    # format 2 (issue 30): the setup field keep_widget_session, a ready widget signed out while
+    # format 2: the setup field keep_widget_session, a ready widget signed out while
     # nobody is signed in to the app; every case's setup names only known fields
     assert TABLE["format"] == 2
     assert set(TABLE["defaults"]) == {"user", "sso", "triggers", "keep_widget_session"}

@@ -24,7 +24,7 @@ site_key_secret = "site-key-secret"
 
 def test_contract_sites_file_loads(tmp_path):
     f = tmp_path / "sites.toml"
-    # its 10-byte sso_secret is an example credential: the file says so (issue 25)
+    # its 10-byte sso_secret is an example credential: the file says so
     f.write_text(CONTRACT_EXAMPLE + "allow_weak_secret = true\n")
     sites = load_sites(f)
     assert sites.by_website_id("5f1c0ffee0ddba11c0ffee00") == EXAMPLE_SITE
@@ -110,7 +110,7 @@ def test_sites_need_unique_ids():
 
 
 def test_a_duplicate_names_both_lines(tmp_path):
-    """Issue 25: duplicate_site names the line of each table, and the key."""
+    """duplicate_site names the line of each table, and the key."""
     second = CONTRACT_EXAMPLE.replace('shortname = "demo"', 'shortname = "blog"')
     f = tmp_path / "sites.toml"
     f.write_text(

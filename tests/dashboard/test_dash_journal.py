@@ -88,7 +88,8 @@ def test_an_expanded_call_shows_what_was_sent_exactly(
     subprocess.run(["bash", "-c", curl], check=True, capture_output=True, timeout=10)
     again = receiver.requests[-1]
     assert again["body"] == sent["body"]
-    # Checked here by hand (spec 5.3), independently of gcbridge.webhooks.
+    # Checked here by hand, independently of gcbridge.webhooks
+    # (docs/reference/wire-formats.md#webhook-deliveries).
     signed = again["headers"]["x-webhook-timestamp"].encode() + b"." + again["body"]
     expected = hmac.new(webhook["secret"].encode(), signed, hashlib.sha256).hexdigest()
     assert again["headers"]["x-webhook-signature"] == expected

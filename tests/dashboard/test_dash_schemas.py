@@ -1,4 +1,4 @@
-"""Issue 23, item 3 in the dashboard: the event catalog; test events checked against the schemas.
+"""The dashboard's event catalog, and its test events checked against the schemas.
 
 The catalog and the check route are exercised over HTTP; the page itself in headless
 Chromium: it lists the four event types with their schema links, and after each test

@@ -23,7 +23,7 @@ from gcbridge.demo.paths import DEFAULT_PORT
 
 REPO = Path(__file__).resolve().parents[2]
 
-# what Qt WebEngine printed on every run before (issue 16, item 11), and what a clean
+# what Qt WebEngine printed on every run before the demo's page was fixed, and what a clean
 # stop must never print
 NOISE = (
     "evalerror",

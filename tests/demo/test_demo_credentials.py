@@ -1,4 +1,4 @@
-"""Issue 24, item 14: the demo's backend does not hand out ssoData to anyone local.
+"""The demo's backend does not hand out ssoData to anyone local.
 
 Before the fix the app tokens were fixed (``app-token-alice``) and ``/app/login`` gave
 any local caller a token for any demo user: with either, ``GET /sso-data`` answered

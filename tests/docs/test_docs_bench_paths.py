@@ -1,4 +1,4 @@
-"""Issue 25: `make bench` is said to write bench/out/, never the committed bench/results.md."""
+"""`make bench` is said to write bench/out/, never the committed bench/results.md."""
 
 from __future__ import annotations
 

@@ -39,7 +39,7 @@ def test_a_comment_carries_its_attachment_in_answers_listing_and_webhook(
     assert created.status_code == 201, created.text
     assert created.json()["attachment"] == NOTE
     plain = _post(emu.http, token, uid).json()
-    assert "attachment" not in plain  # a comment without one keeps spec 2.4's shape
+    assert "attachment" not in plain  # a comment without one keeps the documented body
 
     listing = emu.http.get("/api/pub/comments", params={"website_id": "demo", "uid": uid}).json()
     assert [c.get("attachment") for c in listing["comments"]] == [NOTE, None]

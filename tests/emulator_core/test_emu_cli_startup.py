@@ -1,4 +1,4 @@
-"""``gcbridge emulator`` (and ``demo``) at start (issue 25): errors that name their cause.
+"""``gcbridge emulator`` (and ``demo``) at start: errors that name their cause.
 
 ``--data-dir`` that cannot be the data directory (a file, a path under a file, a
 directory that cannot be created) is one line with a reason, no traceback; a

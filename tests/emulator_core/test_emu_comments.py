@@ -264,7 +264,7 @@ def test_moderation_approve_and_refuse(
     ]
     assert (
         calls[1]["body"]["data"]["comment"]["status"] == "deleted"
-    )  # no comment.refused (spec 6.1)
+    )  # a refusal is comment.deleted: there is no comment.refused
 
 
 @pytest.mark.parametrize(
@@ -353,7 +353,7 @@ def test_if_the_outbox_write_fails_the_comment_is_not_written(
 def test_the_site_is_named_by_its_shortname_or_its_24_hex_website_id(
     emu: Emu, sign_in: SignIn, uniq: Callable[[str], str]
 ) -> None:
-    """Issue 25: the emulator's own widget and comment routes take either name of a site."""
+    """The emulator's own widget and comment routes take either name of a site."""
     token, _ = sign_in()
     uid = uniq("thread")
     by_id = _post(emu.http, token, uid, "by id", website_id=EXAMPLE_SITE.website_id)

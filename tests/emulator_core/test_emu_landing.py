@@ -1,4 +1,4 @@
-"""Issue 25 (CI): ``GET /`` leads to the dashboard; ``/docs`` and ``/redoc`` work offline."""
+"""``GET /`` leads to the dashboard; ``/docs`` and ``/redoc`` work offline."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""gcbridge.emulator.comments.payloads: the exact spec 2.4 shapes from rows."""
+"""gcbridge.emulator.comments.payloads: the exact webhook body shapes from rows
+(docs/reference/wire-formats.md#webhook-deliveries)."""
 
 from __future__ import annotations
 

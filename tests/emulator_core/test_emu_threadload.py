@@ -1,4 +1,5 @@
-"""GET /api/pub/thread-load/ (spec 2.1, 2.2, 4.1): validation, gc_url, thread upsert."""
+"""GET /api/pub/thread-load/ (docs/explanation/service.md#loading-the-widget): validation,
+gc_url, thread upsert."""
 
 from __future__ import annotations
 
@@ -46,7 +47,7 @@ def test_gc_url_carries_the_thread_on_the_front_url(emu: Emu) -> None:
         "page_title": [GOOD["page_title"]],
         "inapp": ["true"],
     }
-    # An app appends &api_public_key=... (spec 2.2): gc_url must already have a query.
+    # An app appends &api_public_key=...: gc_url must already have a query.
     assert "?" in gc_url and not gc_url.endswith("&")
 
 

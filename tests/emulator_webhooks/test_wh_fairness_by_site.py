@@ -1,4 +1,4 @@
-"""Issue 24, item 6: fairness by site as well as by receiver.
+"""Fairness by site as well as by receiver.
 
 A site that re-ran setup across four hanging receivers held all 32 workers (8 per
 receiver), and another site's delivery waited for an attempt timeout. The caps

@@ -1,4 +1,4 @@
-"""Issue 23, item 2 and "done when": the OpenAPI 3.1 ``webhooks`` section, held to real deliveries.
+"""The OpenAPI 3.1 ``webhooks`` section, held to real deliveries.
 
 Real deliveries of the four events (made by the emulator: a comment created, edited,
 approved, deleted and refused, with a receiver set up) are validated with jsonschema's

@@ -1,4 +1,4 @@
-"""Issue 24, item 7: concurrent replays of one call make one fresh delivery.
+"""Concurrent replays of one call make one fresh delivery.
 
 Before the fix, ten concurrent replays of one failed call gave ten deliveries
 under ten delivery ids, which no receiver can de-duplicate.

@@ -1,4 +1,5 @@
-"""The retry policy: classification, Retry-After parsing and the schedule (spec 7, 8)."""
+"""The retry policy: classification, Retry-After parsing and the schedule
+(docs/reference/wire-formats.md#retries)."""
 
 from __future__ import annotations
 

@@ -31,7 +31,7 @@ START = 1_800_000_000.0
 
 
 def hmac_hex(secret: str, timestamp: str, body: bytes) -> str:
-    """Spec 2.6 / 5.3, computed independently of the implementation."""
+    """The delivery signature, computed independently of the implementation."""
     return hmac.new(secret.encode(), timestamp.encode() + b"." + body, hashlib.sha256).hexdigest()
 
 

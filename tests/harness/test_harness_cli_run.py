@@ -1,4 +1,4 @@
-"""``gcbridge harness run`` as a user runs it (issue 25): the current directory's conftest.py
+"""``gcbridge harness run`` as a user runs it: the current directory's conftest.py
 is not loaded, skipped runs say why, a run without WebKit says so loudly, Ctrl-C is one
 line and exit 130, pytest's "-v" hint (an option the command lacks) is never printed."""
 

@@ -92,7 +92,7 @@ def test_foreign_and_malformed_messages_do_nothing():
 
 
 def test_the_timeline_says_an_injection_is_for_a_user_not_a_frame():
-    """Issue 25: "as iframe-3f2a" read as a frame; the entry names the app user."""
+    """A username like "iframe-3f2a" is not read as a frame: the entry names the app user."""
     iframe_user = AppUser(id="u-i", username="iframe-3f2a", email="i@example.com", token="t-i")  # noqa: S106
     app = StandInApp(iframe_user)
     app.forward('{"name":"gc-ready"}')

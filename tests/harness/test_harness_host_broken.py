@@ -1,5 +1,5 @@
 """An app without the kits' WebView-host handling fails the host scenarios, with a diagnosis in
-the team's words, in both engines (issue 31).
+the team's words, in both engines.
 
 Each broken app runs only the scenario that must catch it, at one injection point whose
 platform has no handling of its own (iOS: document-end; Android: page-finished), in this

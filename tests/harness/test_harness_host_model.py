@@ -1,5 +1,5 @@
 """The app's model of a WebView host, pure: each platform's default for dialogs, files and new
-windows, the kits' window rule, and the crash guard on an injected clock (issue 31)."""
+windows, the kits' window rule, and the crash guard on an injected clock."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Apps that leave the widget signed in as someone they cannot vouch for fail the identity
-scenarios (issue 30), in both engines, with a diagnosis in the team's words.
+scenarios, in both engines, with a diagnosis in the team's words.
 
 Each broken app is the shipped one with one decision or one platform mapping changed back to
 what a kit did before (or to a mistake a port could make), and runs only the scenario that
@@ -34,7 +34,8 @@ def _fails(request: pytest.FixtureRequest, scenario: Any, *args: Any) -> list[st
 
 
 class _LeavesTheWidgetAlone(SsoCoordinator):
-    """The table before issue 30: gc-ready with no app user gives ignore(signed-out)."""
+    """The table as it was: gc-ready with no app user gives ignore(signed-out), leaving the
+    widget's own session (someone the app cannot vouch for) signed in."""
 
     def _no_app_user(self) -> list[dict[str, Any]]:
         return [{"do": "ignore", "reason": "signed-out"}]
@@ -87,7 +88,8 @@ def test_app_forgetting_a_sign_out_before_ready(
 def test_react_native_app_taking_on_load_start_for_a_new_page(
     request, native_app, customer_backend, service, injection_point, route, monkeypatch
 ):
-    # The React Native kit before issue 30: onLoadStart -> pageStarted.
+    # A React Native kit taking onLoadStart for a new page: a same-document navigation
+    # then looks like one.
     old_kit = {"onLoadStart": "page-started", "onLoad": "page-finished"}
     monkeypatch.setitem(navigation.REACTIONS, injection_point, old_kit)  # type: ignore[index]
     lines = _fails(
@@ -107,7 +109,8 @@ def test_react_native_app_taking_on_load_start_for_a_new_page(
 def test_ios_app_taking_a_provisional_start_for_a_new_page(
     request, native_app, customer_backend, service, emulator, injection_point, monkeypatch
 ):
-    # The iOS kit before issue 30: didStartProvisionalNavigation -> pageStarted.
+    # An iOS kit taking didStartProvisionalNavigation for a new page: a load that fails
+    # before it commits then looks like one.
     old_kit = {"didStartProvisionalNavigation": "page-started", "didFinish": "page-finished"}
     monkeypatch.setitem(navigation.REACTIONS, injection_point, old_kit)  # type: ignore[index]
     lines = _fails(
@@ -127,7 +130,7 @@ def test_ios_app_taking_a_provisional_start_for_a_new_page(
 def test_react_native_android_app_without_page_finished(
     request, native_app, customer_backend, injection_point, monkeypatch
 ):
-    # The React Native kit before issue 30: page finished is no trigger (as on iOS).
+    # A React Native kit on Android for which page finished is no trigger (as on iOS).
     monkeypatch.setattr(
         "gcbridge_harness.app.decisions.EVALUATED_AT_PAGE_FINISHED", frozenset({"page-finished"})
     )

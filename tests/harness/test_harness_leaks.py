@@ -1,4 +1,4 @@
-"""The ssoData leak check (issue 24, items 12 and 13): every part masked, the place named.
+"""The ssoData leak check: every part masked, the place named.
 
 No browser but in the last test: the checker is fed what a browser would record.
 """

@@ -1,5 +1,5 @@
 """Broken bridges and apps over the WebView's life fail the lifecycle scenarios, with a
-diagnosis in the team's words, in both engines (issue 21).
+diagnosis in the team's words, in both engines.
 
 Cheap by design: each broken bridge or app runs only the scenario that must catch it, at
 one injection point, in this process (the session's browser, WebKit driver and emulator),

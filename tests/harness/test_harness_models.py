@@ -1,4 +1,4 @@
-"""The harness's models of the platforms hold in the real engines (issue 10, item 4).
+"""The harness's models of the platforms hold in the real engines.
 
 Each fact is checked where it is real (WebKit, a WebKitGTK view) and where it is
 modelled (Chromium, Playwright init scripts), on the same page.

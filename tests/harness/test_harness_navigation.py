@@ -1,5 +1,4 @@
-"""The platforms' navigation callbacks as the harness models them, and the kits' reactions
-(issue 30).
+"""The platforms' navigation callbacks as the harness models them, and the kits' reactions.
 
 No browser: the tables of :mod:`gcbridge_harness.app.navigation` and the React Native
 lifecycle messages, against the kit that posts them.

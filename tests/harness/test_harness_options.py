@@ -1,4 +1,4 @@
-"""A launch's options are one frozen dataclass; a relaunch keeps every one of them (issue 30).
+"""A launch's options are one frozen dataclass; a relaunch keeps every one of them.
 
 Before, ``relaunch`` copied 17 of 26 options by hand and any other (DOM storage off, a late
 transport, a second injection) silently went back to its default on the relaunched app.

@@ -131,7 +131,7 @@ def test_report_shows_matrix_timelines_and_failure_artifacts(pytester: pytest.Py
         (trace,) = run["links"]  # type: ignore[misc]
         with zipfile.ZipFile(report_dir / str(trace)) as archive:
             assert any(name.endswith(".trace") for name in archive.namelist())
-            # issue 24 item 12: the kept trace holds no ssoData message part in clear
+            # the kept trace holds no ssoData message part in clear
             # (base64 of '{"' is "eyJ"; masked, 4 characters stay)
             for name in archive.namelist():
                 data = archive.read(name).decode("utf-8", "replace")

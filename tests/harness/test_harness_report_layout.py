@@ -1,4 +1,4 @@
-"""The report's layout (issue 25): runs in the matrix's order, passed runs collapsed,
+"""The report's layout: runs in the matrix's order, passed runs collapsed,
 skip reasons shown. No browser: rows as :mod:`gcbridge_harness.report.reporting` builds them."""
 
 from __future__ import annotations

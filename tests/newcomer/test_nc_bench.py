@@ -1,4 +1,4 @@
-"""Issue 16, item 7: the bench writes to --out (default bench/out/, ignored by git); only
+"""The bench writes to --out (default bench/out/, ignored by git); only
 ``make bench-publish`` rewrites the committed results; figures have 3 significant digits and
 units; a missing extra is one line."""
 

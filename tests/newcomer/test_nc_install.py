@@ -1,4 +1,4 @@
-"""Issue 16, item 2 (and 3 for real): install as the README says, outside the checkout.
+"""Install as the README says, outside the checkout, and meet a missing extra for real.
 
 A wheel is built from this checkout (``pip wheel --no-deps -w dist .``) and
 installed into fresh, isolated venvs (no system site-packages; dependencies come

@@ -1,4 +1,4 @@
-"""Issue 16, item 2 (the text): the README says how to install from a checkout and from a
+"""The README says how to install from a checkout and from a
 wheel, names every extra of pyproject.toml with what it brings, and no document sends a user
 to a package index that does not have gc-bridge. (test_nc_install.py runs the commands.)"""
 

@@ -1,4 +1,4 @@
-"""Issue 16, item 3: a command of a missing extra is one line naming it and the pip command, exit 2.
+"""A command of a missing extra is one line naming it and the pip command, exit 2.
 
 The extra's modules are hidden by a meta-path blocker in a subprocess, as if only
 the SDKs were installed (the wheel test does the same in a real base-only venv).

@@ -1,4 +1,4 @@
-"""Issue 16, item 11 (emulator side): the dashboard makes no request that fails (favicon,
+"""The dashboard makes no request that fails (favicon,
 config of a fresh site), and the receiver's default delivery log is ignored by git."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 16, item 5: every option a --help, an error message or the README names exists.
+"""Every option a --help, an error message or the README names exists.
 
 Three walks: (1) every parser's --help; (2) the error of every error path of the
 commands, run as a user would; (3) every ``gcbridge ...`` line of the README.

@@ -1,4 +1,4 @@
-"""Issue 16, item 4: the README's webhook block, pasted at once into bash from the repository root.
+"""The README's webhook block, pasted at once into bash from the repository root.
 
 The block starts the emulator on its default port 8000 and the listener on 9000
 in the background; ``gcbridge emulator ready`` makes the next line wait for the

@@ -1,4 +1,4 @@
-"""Issue 16, items 8 and 9: busy ports and Ctrl-C / SIGTERM of the long-running commands.
+"""Busy ports and Ctrl-C / SIGTERM of the long-running commands.
 
 Each command runs as a user starts it, in its own process group; the signal goes
 to the whole group, as a terminal sends Ctrl-C.

@@ -1,4 +1,4 @@
-"""Issue 16, item 6: the --sites format is documented by examples/sites.toml, which the
+"""The --sites format is documented by examples/sites.toml, which the
 emulator loads as the README says; directories and bad TOML are one line with the line at fault."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 16, item 10: ``gcbridge sso verify`` errors on stderr with unit hints, documented
+"""``gcbridge sso verify`` errors on stderr with unit hints, documented
 options, the README's quoting, and secrets under 16 bytes refused by the CLI and the SDK."""
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ def test_the_readme_shell_block_runs_as_written(tmp_path) -> None:
     assert len(lines) == 2  # both verify lines print the user
     for line in lines:
         assert json.loads(line) == {"id": "42", "username": "ada", "email": "ada@example.com"}
-    # a token in argv is still verified, with the warning of issue 24 item 15 (nothing else)
+    # a token in argv is still verified, with a warning that it is in argv (nothing else)
     assert all(
         line.startswith("warning [credential_in_argv]") for line in run.stderr.splitlines()
     ), run.stderr

@@ -1,4 +1,4 @@
-"""Helpers of the hardening battery (issue 12): a live emulator, sign-in, ssoData by hand."""
+"""Helpers of the hardening battery: a live emulator, sign-in, ssoData by hand."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 24, item 11: ``gcbridge webhooks calls | replay`` do not trust their server.
+"""``gcbridge webhooks calls | replay`` do not trust their server.
 
 An answer of the wrong shape is one line with a reason (never a traceback), a
 server trickling a byte at a time meets a total deadline, and an answer of many

@@ -161,7 +161,7 @@ def test_sso_verifier_raises_only_sso_errors(token: object, now: float) -> None:
         assert user.id == "42"
 
 
-# Ids and usernames refuse control and bidi characters (issue 12.2): generate the rest.
+# Ids and usernames refuse control and bidi characters: generate the rest.
 usernames = st.text(min_size=1, max_size=40).filter(
     lambda s: s.strip() != "" and not unsafe_text(s)
 )

@@ -1,7 +1,7 @@
 """Fuzzing the receiver SDK with Hypothesis: verify_signature, construct_event, construct_delivery.
 
 Whatever the headers, body, secrets and clock, the only exceptions are the
-documented ones: ``WebhookVerificationError`` with a reason of contract.md,
+documented ones: ``WebhookVerificationError`` with a documented reason code,
 and (for an authentic body that is not an event) ``WebhookPayloadError``.
 Seeds are fixed (``SEED``) so that a failure reproduces.
 """

@@ -1,8 +1,8 @@
-"""Hardening battery (issue 12), emulator side: receivers that cannot be reached, or hang.
+"""Hardening battery, emulator side: receivers that cannot be reached, or hang.
 
 Classes: receiver URLs the dispatcher cannot send to are refused at setup, and
-whatever breaks at send time is an attempt error, not an internal error (6);
-one site's hanging receiver does not hold up another site's delivery (10).
+whatever breaks at send time is an attempt error, not an internal error;
+one site's hanging receiver does not hold up another site's delivery.
 """
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
-"""Hardening battery (issue 12), emulator side: nothing private leaks, nothing unbounded is read.
+"""Hardening battery, emulator side: nothing private leaks, nothing unbounded is read.
 
-Classes: no author e-mail in any widget API answer (3); stored absolute URLs
-from the configured address, never the Host header (7); a private data
-directory whatever the umask (8); body caps per route group, on
-Content-Length and on chunked bodies (11).
+Classes: no author e-mail in any widget API answer; stored absolute URLs
+from the configured address, never the Host header; a private data
+directory whatever the umask; body caps per route group, on
+Content-Length and on chunked bodies.
 """
 
 from __future__ import annotations
@@ -85,7 +85,7 @@ def test_no_widget_answer_carries_an_author_email(
         assert _emails_in(resp.json()) == [], resp.text
         comments = resp.json().get("comments", [resp.json()])
         assert all("email" not in c["author"] for c in comments)
-    # The signed webhook body (spec 2.4) keeps the e-mail for the site's backend.
+    # The signed webhook body keeps the e-mail for the site's backend.
     with running.state.db.read() as conn:
         bodies = [bytes(r[0]).decode() for r in conn.execute("SELECT body FROM calls")]
     assert any("secret-ada@example.com" in b for b in bodies)

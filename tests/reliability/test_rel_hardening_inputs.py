@@ -1,8 +1,8 @@
-"""Hardening battery (issue 12), emulator side: every malformed input is a clean 4xx.
+"""Hardening battery, emulator side: every malformed input is a clean 4xx.
 
-Classes: numeric query parameters parsed whole and bounded (1); full-match
-validation, no control/bidi usernames, look-alike usernames (2); raw and
-pydantic JSON bodies refused in the gcCode shape (4).
+Classes: numeric query parameters parsed whole and bounded; full-match
+validation, no control/bidi usernames, look-alike usernames; raw and
+pydantic JSON bodies refused in the gcCode shape.
 """
 
 from __future__ import annotations

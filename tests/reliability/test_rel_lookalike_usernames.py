@@ -1,4 +1,4 @@
-"""Issue 24, item 4: a look-alike of a taken SSO username is refused, never a second user.
+"""A look-alike of a taken SSO username is refused, never a second user.
 
 Invisible and default-ignorable characters are refused outright (401 ``sso_invalid``);
 confusable letters (TR39 skeletons on top of NFKC and case folding) are a 409

@@ -5,7 +5,7 @@ The emulator runs with a compressed schedule (delays of 0-0.25 s, six attempts)
 and a 1 s attempt timeout. The receiver's choice for each attempt is drawn
 from ``Random(f"{SEED}-{i}-{retry}")`` (``i`` = the comment's number), so a
 failure reproduces whatever the arrival order. For every delivery the journal
-must end exactly as the rules of spec 7-8 say, given what the receiver did:
+must end exactly as docs/reference/wire-formats.md#retries says, given what the receiver did:
 
 - the first 2xx: succeeded; the first 30x or logical 4xx: failed, no retry;
 - 5xx, 429, timeout, reset: retried, at most six attempts in all, then failed;

@@ -1,9 +1,9 @@
-"""Issue 24 items 5, 11, 15, 16 and issue 25 (``--emulator``): ``sso check`` trusts no server.
+"""``sso check`` trusts no server.
 
-Credentials stay on the checked origin and a redirect is a finding (5); a server
-that trickles bytes or answers hundreds of megabytes ends in one line (11); the
-app's session never goes through argv (15); ``--json`` escapes what the server
-named (16); ``--emulator`` signs the token in as the widget would.
+Credentials stay on the checked origin and a redirect is a finding; a server
+that trickles bytes or answers hundreds of megabytes ends in one line; the
+app's session never goes through argv; ``--json`` escapes what the server
+named; ``--emulator`` signs the token in as the widget would.
 """
 
 from __future__ import annotations
@@ -224,7 +224,7 @@ def test_json_output_escapes_server_supplied_names(
     assert code == 0 and "José" in out  # readable text stays readable
 
 
-# --- issue 25: --emulator signs the token in as the widget would --------------------------
+# --- --emulator signs the token in as the widget would ------------------------------------
 
 
 def test_emulator_option_signs_in_and_reports_a_conflict(

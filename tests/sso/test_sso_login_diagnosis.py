@@ -1,4 +1,4 @@
-"""The emulator's login error passes the SDK's field diagnosis through (issue 13.2)."""
+"""The emulator's login error passes the SDK's field diagnosis through."""
 
 import httpx
 

@@ -1,4 +1,4 @@
-"""The issuer's and verifier's memos of recent users never change an outcome (issue #6, row 1)."""
+"""The issuer's and verifier's memos of recent users never change an outcome."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""SsoUser rules (issue 12.2, 12.5, 13.2): full matches, no control or bidi characters,
+"""SsoUser rules: full matches, no control or bidi characters,
 refusals that name the field meant, and the int digit limit as ``bad_json``."""
 
 import base64

@@ -1,9 +1,9 @@
-"""Issue 23, item 4: the protocol vectors ship in the wheel and a non-Python receiver passes them.
+"""The protocol vectors ship in the wheel and a non-Python receiver passes them.
 
 ``vectors.test.mjs`` verifies every webhook-signature and ssoData vector with Node's own
 crypto and test runner (``node --test``, no dependency); here it runs on the
 repository's copy, on a tampered copy (it must fail), and on the files taken out of a
-freshly built wheel, next to the JSON Schemas of item 3.
+freshly built wheel, next to the JSON Schemas of the webhook bodies.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-// A receiver outside Python checks the shipped vectors: webhook signatures (spec 2.6, 5.3)
-// and ssoData (contract.md, format "gc"), with Node's own crypto and test runner, no
+// A receiver outside Python checks the shipped vectors: webhook signatures and ssoData
+// (docs/reference/wire-formats.md, format "gc"), with Node's own crypto and test runner, no
 // dependency. It is also a reference for a Node backend: verifyWebhook and verifySsoData
 // below are complete verifiers that give the vectors' reason codes.
 //

@@ -1,4 +1,4 @@
-"""Issue 25, section 4 (backend): ``calls --follow`` shows the error and the next attempt,
+"""``calls --follow`` shows the error and the next attempt,
 honours ``--limit`` and stops with one line; ``calls --show ID`` prints a call's attempts;
 call ids are accepted by unique prefix, as the README shows them shortened."""
 

@@ -135,7 +135,7 @@ def test_listen_verifies_and_prints_a_real_signed_post():
 
 
 def test_sign_without_a_timestamp_signs_now(monkeypatch, capsys, tmp_path):
-    """Issue 25: `webhooks sign` has a "now" default, the time it signs at."""
+    """`webhooks sign` has a "now" default, the time it signs at."""
     import gcbridge.cli.webhooks_cmd as cmd
     from gcbridge.webhooks import verify_signature
 

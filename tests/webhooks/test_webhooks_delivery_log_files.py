@@ -1,4 +1,4 @@
-"""The SQLite delivery log's files are private whatever the umask (issue 12, item 8)."""
+"""The SQLite delivery log's files are private whatever the umask."""
 
 import os
 import stat

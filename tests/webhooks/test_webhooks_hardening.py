@@ -1,4 +1,4 @@
-"""Receiver SDK hardening (issue 12.5, 12.9): any authentic body gives the SDK's own error;
+"""Receiver SDK hardening: any authentic body gives the SDK's own error;
 ``listen`` prints nothing raw from a request."""
 
 import asyncio

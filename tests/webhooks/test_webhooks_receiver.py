@@ -1,4 +1,5 @@
-"""The FastAPI dependency over real HTTP on loopback: answers of spec 5.3, duplicates, replays."""
+"""The FastAPI dependency over real HTTP on loopback: the documented answers,
+duplicates, replays."""
 
 import contextlib
 import json

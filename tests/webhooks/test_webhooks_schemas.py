@@ -1,4 +1,4 @@
-"""Issue 23, items 1 and 3: the JSON Schemas made from the receiver models.
+"""The JSON Schemas made from the receiver models.
 
 Every schema is checked against the draft 2020-12 metaschema and used with
 jsonschema's own Draft202012Validator here (not with gcbridge's check_body), so

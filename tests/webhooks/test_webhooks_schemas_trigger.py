@@ -1,4 +1,4 @@
-"""Issue 23, item 3: ``webhooks trigger`` checks the body it made the emulator send, and
+"""``webhooks trigger`` checks the body it made the emulator send, and
 ``check_body`` (the one validation function) gives reason codes, not only a verdict."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 25: the poster answers as the service sees the receiver, keeps the two timestamps
+"""The poster answers as the service sees the receiver, keeps the two timestamps
 apart, replays deliveries out of order, and says what to install when httpx is missing."""
 
 from __future__ import annotations

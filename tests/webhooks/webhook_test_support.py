@@ -9,7 +9,7 @@ WEBSITE_ID = "5f1c0ffee0ddba11c0ffee00"
 
 
 def event_dict(event_type="comment.created", content="Hello ✓", **root):
-    """A spec 2.4 body as a dict (the SDK's sample event, at TS)."""
+    """A webhook body as a dict (the SDK's sample event, at TS)."""
     raw = sample_event(
         event_type,
         timestamp_ms=TS,
@@ -30,5 +30,5 @@ def event_body(**kw):
 
 
 def delivery_headers(body, *, secret=SECRET, ts=TS, delivery_id="d-1", retry=0):
-    """Every header of spec 2.6 for ``body``."""
+    """Every delivery header for ``body``."""
     return signed_headers(secret, body, timestamp_ms=ts, delivery_id=delivery_id, retry_count=retry)

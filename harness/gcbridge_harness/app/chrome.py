@@ -2,7 +2,7 @@
 
 A browser answers ``alert()`` / ``confirm()`` / ``prompt()`` with dialogs, an ``<input
 type=file>`` with a file chooser and ``target=_blank`` with a new window; a bare WebView does
-not, unless the app handles them (issue 31). Each platform's default without the kit's
+not, unless the app handles them. Each platform's default without the kit's
 handling, as the platform behaves (harness/README.md, "What the WebView gives the page", has
 the sources):
 

@@ -1,4 +1,5 @@
-"""The app's decisions (spec 6.2), taken by the protocol coordinator and performed here.
+"""The app's decisions, taken by the protocol coordinator and performed here
+(docs/explanation/service.md#the-widgets-events).
 
 :class:`AppDecisions` is mixed into :class:`~gcbridge_harness.app.native_app.NativeApp`;
 it hands what the bridge forwards (``_on_native``), page finished and the app's own
@@ -67,7 +68,8 @@ class AppDecisions:
             if self.injection_point not in EVALUATED_AT_PAGE_FINISHED:
                 triggers.discard("page-finished")
             user = self.user.id if self.user is not None else None
-            # The harness app injects even without api_public_key (spec 5.1: silently ignored).
+            # The harness app injects even without api_public_key, which the widget then ignores
+            # silently (docs/explanation/service.md#loading-the-widget).
             existing = SsoCoordinator(
                 user=user,
                 sso=True,
@@ -89,7 +91,8 @@ class AppDecisions:
         self.__dict__["_page_finished_seen"] = True
         self._perform(self._coordinator().page_finished())
 
-    # ---- the app's own login state (spec 6.2: re-inject when it changes) -----------
+    # ---- the app's own login state: re-inject when it changes ----------------------
+    # (docs/explanation/service.md#handling-ssodata)
 
     def app_login(self, user: AppUser) -> None:
         """The app's user signs in (or another one does): inject fresh ssoData."""

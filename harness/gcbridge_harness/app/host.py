@@ -1,4 +1,4 @@
-"""What the kit does around the page: :class:`Host`, mixed into the native app (issue 31).
+"""What the kit does around the page: :class:`Host`, mixed into the native app.
 
 The kits are complete WebView hosts, and the app here does what they do, whatever the engine:
 
@@ -12,7 +12,7 @@ The kits are complete WebView hosts, and the app here does what they do, whateve
   when the kits' ``GcRecoveryPolicy`` allows it: deferred while the app is in the background
   (:meth:`background`; :meth:`resume` brings it back), at most :data:`RECOVERY_LIMIT` recoveries
   in :data:`RECOVERY_WINDOW` seconds (:class:`CrashGuard`), then the error view
-  (``crash_guard``; off: the kits before issue 31, which reloaded at once, every time).
+  (``crash_guard``; off: what the kits did before the guard: a reload at once, every time).
 """
 
 from __future__ import annotations
@@ -229,7 +229,7 @@ class Host(Lifecycle):
     def _recover_content(self) -> None:
         """The coordinator's ``reload`` effect, when the kits' recovery policy allows it."""
         records = self._records()
-        if not self.options.crash_guard:  # the kits before issue 31: at once, every time
+        if not self.options.crash_guard:  # as the kits did before the guard: at once, every time
             self._recovered()
             return
         now = self.clock.now() if self.clock is not None else time.time()

@@ -1,6 +1,6 @@
 """The WebView's life after the first load, in either engine: :class:`Lifecycle`.
 
-A scenario plays what happens to an app's WebView over its life (issue 21): a reload by
+A scenario plays what happens to an app's WebView over its life: a reload by
 the page or by the app, away and back (with the engine's back-forward cache on), a
 re-render inside the page, a same-document navigation, a navigation that fails before it
 commits, the web content process killed, the app resumed after the ssoData lifetime,

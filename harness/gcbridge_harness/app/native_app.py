@@ -1,8 +1,10 @@
-"""A native app around the widget: the app of spec 6.2, in either engine.
+"""A native app around the widget, in either engine: the app of
+docs/explanation/service.md#the-parties.
 
 :class:`NativeApp` does what an iOS, Android or React Native app does:
 
-1. calls thread-load (spec 4.1) and appends ``&api_public_key=`` (optional);
+1. calls thread-load and appends ``&api_public_key=`` (optional)
+   (docs/explanation/service.md#loading-the-widget);
 2. installs bridge.js at its injection point (see :mod:`gcbridge_harness.app.platforms`);
 3. receives the widget's events through its platform's transport and reacts
    (:mod:`gcbridge_harness.app.decisions`): on ``gc-ready``, ``gc-loaded`` and

@@ -22,8 +22,8 @@ SITE_KEY = "site"
 """``api_public_key=SITE_KEY``: the site's real key. ``None`` leaves the parameter out."""
 
 DEFAULT_TRIGGERS = frozenset({"gc-ready", "gc-loaded", "gc-sso-auth", "page-finished"})
-"""What makes the app fetch and inject ssoData (spec 6.2; page-finished where the platform has
-it as a trigger: Android, React Native on Android)."""
+"""What makes the app fetch and inject ssoData (docs/explanation/service.md#the-widgets-events;
+page-finished where the platform has it as a trigger: Android, React Native on Android)."""
 
 
 @dataclass(frozen=True)
@@ -64,14 +64,14 @@ class AppOptions:
     # page-started (React Native on Android): the evaluation at page started lands after the
     # widget's gc-ready and gc-loaded went out (the race lost), in the launch's document.
     race_lost: bool = False
-    # The kit's handling around the page (issue 31); False: the platform's default without it.
+    # The kit's handling around the page; False: the platform's default without it.
     # web_chrome: the WKUIDelegate (iOS) / WebChromeClient (Android): dialogs, the file chooser,
     # new windows (React Native: react-native-webview's own, either way).
     web_chrome: bool = True
     # error_view: onLoadError and the error view with Retry when the widget's page fails to load.
     error_view: bool = True
     # crash_guard: a dead process's recovery deferred while away, 3 a minute, then the error view
-    # (False: a reload at once, every time, as the kits before issue 31).
+    # (False: a reload at once, every time, as the kits did before the guard).
     crash_guard: bool = True
 
     def __post_init__(self) -> None:

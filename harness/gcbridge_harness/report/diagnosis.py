@@ -243,7 +243,7 @@ def _refused(app: Any, timeline: Timeline, failure: str) -> list[str]:
         match = re.match(r"(\d+)\s*(\S*)", entry.detail)
         if match and match.group(1) != "200":
             reason = match.group(2)
-            why = LOGIN_REASONS.get(reason, "see the reason code in spec 7")
+            why = LOGIN_REASONS.get(reason, "look the reason up in docs/reference/reason-codes.md")
             return [
                 f"the service refused the login at {_t(entry)} ({reason or 'no reason'}): {why}"
             ]

@@ -1,4 +1,4 @@
-"""Known ways an app fails as a WebView host, in the app team's words (issue 31).
+"""Known ways an app fails as a WebView host, in the app team's words.
 
 Read from a launch's timeline: the page's dialogs, file choosers and new windows and how the
 app's WebView answered them (``dialog``, ``file chooser``, ``new window``), load errors

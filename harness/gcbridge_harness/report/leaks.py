@@ -1,4 +1,5 @@
-"""Where ssoData must never show up (spec 5.1 point 4), checked after every scenario.
+"""Where ssoData must never show up, checked after every scenario
+(docs/explanation/service.md#handling-ssodata).
 
 ssoData is a bearer credential for about five minutes. It may travel in one
 place only: the JSON body of ``POST /api/pub/sso/login`` on the widget's own

@@ -21,7 +21,8 @@ from dataclasses import dataclass, field
 
 __all__ = ["Timeline", "TimelineEntry", "mask", "mask_text", "side_of"]
 
-# ssoData of the "gc" format: base64 message, hex signature, timestamp (spec 5.1).
+# ssoData of the "gc" format: base64 message, hex signature, timestamp
+# (docs/reference/wire-formats.md#ssodata).
 _SSO_DATA = re.compile(r"[A-Za-z0-9+/=_-]{16,} [0-9a-fA-F]{32,} \d{9,}")
 # A value of a JSON or query field that holds a secret.
 _SECRET_FIELD = re.compile(

@@ -1,4 +1,4 @@
-"""The app as a complete WebView host (issue 31): what the page asks of its WebView (a dialog,
+"""The app as a complete WebView host: what the page asks of its WebView (a dialog,
 a file, a new window), a widget page that fails to load, a content process that dies over and
 over. Each at the four injection points, in both engines, with each platform's own answer: the
 kits' handling (a native dialog the user answers, the file the user picks, the widget's origin

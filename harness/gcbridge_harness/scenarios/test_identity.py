@@ -1,5 +1,5 @@
 """Signed in as exactly the user the app says, and nobody else, through the WebView's whole
-life (issue 30): a sign-out or a user switch while the comments screen is away, a same-document
+life: a sign-out or a user switch while the comments screen is away, a same-document
 navigation, a sign-out before the widget is ready, a navigation that fails before it commits.
 
 The widget keeps its own session in its storage and restores it at start without any

@@ -1,4 +1,4 @@
-"""The WebView's life after the first load (issue 21): reload, back-forward cache, re-render,
+"""The WebView's life after the first load: reload, back-forward cache, re-render,
 a dead content process. Each at the three injection points, in both engines, with each
 platform's own re-injection (user scripts run again in every new document; Android's app
 runs bridge.js again at page finished)."""

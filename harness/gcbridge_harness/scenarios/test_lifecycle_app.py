@@ -1,4 +1,4 @@
-"""The app's side of the WebView's life (issue 21): resumed after the ssoData lifetime,
+"""The app's side of the WebView's life: resumed after the ssoData lifetime,
 Android's second page-finished for one document, two WebViews in one app."""
 
 from __future__ import annotations

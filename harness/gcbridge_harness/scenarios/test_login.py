@@ -68,7 +68,8 @@ def test_login_before_ready_is_not_relied_on(native_app, customer_backend, injec
     assert early.trigger == "early"
     if injection_point == "document-start":
         # Before the widget's script ran nobody listened: that injection did nothing,
-        # the app's injection after gc-ready / gc-loaded signed the user in (spec 7).
+        # the app's injection after gc-ready / gc-loaded signed the user in
+        # (docs/explanation/service.md#handling-ssodata).
         assert [i.trigger for i in app.injected[1:]][:1] == ["gc-ready"]
         assert len(app.login_responses) == len(app.injected) - 1
     assert all(response.status == 200 for response in app.login_responses)

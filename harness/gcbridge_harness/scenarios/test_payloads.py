@@ -1,4 +1,4 @@
-"""Payloads through every transport (issue 21 item 2): what the widget sends arrives
+"""Payloads through every transport: what the widget sends arrives
 byte-identical in the app, and what the app injects arrives identical at the widget."""
 
 from __future__ import annotations

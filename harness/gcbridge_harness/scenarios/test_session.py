@@ -1,4 +1,5 @@
-"""The widget session across the app's login changes and relaunches (spec 4.8, 6.2)."""
+"""The widget session across the app's login changes and relaunches
+(docs/explanation/service.md#loading-the-widget, docs/explanation/service.md#handling-ssodata)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""ssoData that must not sign anybody in: no key, wrong key, expired, tampered (spec 5.1, 7)."""
+"""ssoData that must not sign anybody in: no key, wrong key, expired, tampered
+(docs/reference/wire-formats.md#ssodata)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,7 @@
 """A small HTTP client of the service (or the emulator), as the app and the scenarios use it.
 
-``thread_load`` is what the app calls before loading the WebView (spec 4.1);
+``thread_load`` is what the app calls before loading the WebView
+(docs/explanation/service.md#loading-the-widget);
 the other calls let scenarios set up a thread (seed comments, a user holding a
 username) without going through a browser.
 """
@@ -40,7 +41,7 @@ class ServiceClient:
             self._client = None
 
     def thread_load(self, *, uid: str, url: str, page_title: str) -> str:
-        """``GET /api/pub/thread-load/`` (spec 2.1): the gc_url of the thread."""
+        """``GET /api/pub/thread-load/``: the gc_url of the thread."""
         response = self._call(
             "GET",
             "/api/pub/thread-load/",

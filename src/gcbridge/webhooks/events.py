@@ -73,7 +73,8 @@ class Author(BaseModel):
     external_id: str | None = _nullable("For SSO users, the id supplied through SSO.")
     guest: bool = _d("Whether the author is a guest.")
     name: str = _d("Display name.")
-    # Spec 2.4 says string; guests of some sites have none, so null is tolerated.
+    # The service lists a string, but guests of some sites have none: null is tolerated
+    # (docs/reference/event-schemas.md#what-the-schemas-say).
     email: str | None = _nullable("Author e-mail address (null for a guest without one).")
     avatar: _Url | None = _nullable("Avatar image URL.")
 

@@ -2,7 +2,7 @@
 
 ``X-Webhook-Signature`` is the hex HMAC-SHA256, keyed with the webhook secret, of
 ``b"<X-Webhook-Timestamp>." + raw body``; the timestamp is epoch milliseconds
-(docs/reference/wire-formats.md, "Webhook signature").
+(docs/reference/wire-formats.md, "Webhook deliveries").
 
 Threat model: the receiver URL is public, so anyone can POST to it, and anyone on
 the path may capture a genuine delivery. Hence:

@@ -59,7 +59,7 @@ public enum GcSsoEffect {
 public final class GcSsoCoordinator {
     /// The bridge protocol these decisions belong to (`app-protocol.json` `protocol`).
     public static let protocolVersion = 1
-    /// Widget events after which the app fetches and injects ssoData (spec 6.2).
+    /// Widget events after which the app fetches and injects ssoData (docs/explanation/service.md#the-widgets-events).
     public static let defaultTriggers: Set<String> = ["gc-ready", "gc-loaded", "gc-sso-auth"]
     /// Default: a ready widget is signed out while the app has no user (its stored session goes).
     public static let keepWidgetSessionDefault = false

@@ -1,6 +1,6 @@
 /**
  * GcCommentsWebView: the hosted comment widget in react-native-webview, with
- * gc-bridge bridge.js installed and the SSO loop of spec 5.1 / 6.2.
+ * gc-bridge bridge.js installed and the SSO loop of docs/explanation/service.md#signing-the-apps-user-in.
  *
  * App -> Web (injection): bridge.js through `injectedJavaScriptBeforeContentLoaded`
  * (and again through `injectedJavaScript`, a no-op when already installed);

@@ -21,12 +21,12 @@
 /** The bridge protocol these decisions belong to (`app-protocol.json` `protocol`). */
 export const APP_PROTOCOL = 1;
 
-/** Widget events after which the app fetches and injects ssoData (spec 6.2). */
+/** Widget events after which the app fetches and injects ssoData (docs/explanation/service.md#the-widgets-events). */
 export const DEFAULT_TRIGGERS: readonly string[] = ['gc-ready', 'gc-loaded', 'gc-sso-auth'];
 
 /**
  * React Native on Android: `injectedJavaScriptBeforeContentLoaded` is evaluated from `onPageStarted`
- * and races the page's scripts (react-native-webview docs/Reference.md; issue #1609), so the bridge
+ * and races the page's scripts (react-native-webview docs/Reference.md and #1609), so the bridge
  * may miss both gc-ready and gc-loaded: page finished (`onLoad`) is a trigger too, as on Android.
  */
 export const ANDROID_TRIGGERS: readonly string[] = [...DEFAULT_TRIGGERS, 'page-finished'];

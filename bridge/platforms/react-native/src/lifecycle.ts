@@ -4,8 +4,8 @@
  *
  * A new document. react-native-webview's `onLoadStart` is no such signal: on Android it fires
  * from `doUpdateVisitedHistory`, for same-document navigations (`pushState`, a hash) too
- * (RNCWebViewClient.java; PR #2929), on iOS from `decidePolicyForNavigationAction`, fragments
- * included and before a load that may still fail (RNCWebViewImpl.m; issue #1049). So a few
+ * (RNCWebViewClient.java; react-native-webview#2929), on iOS from `decidePolicyForNavigationAction`, fragments
+ * included and before a load that may still fail (RNCWebViewImpl.m; react-native-webview#1049). So a few
  * lines next to bridge.js post {@link DOCUMENT_MESSAGE} once per document (or
  * {@link DOCUMENT_LOADED_MESSAGE} when they run after its load: on Android they are evaluated from
  * `onPageStarted`, racing the page, and again after the load); a same-document navigation runs no

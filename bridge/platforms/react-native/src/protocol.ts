@@ -3,7 +3,7 @@
  * they can be unit-tested and reused by other WebView wrappers.
  */
 
-/** The widget events of the service (spec 6.2); other names pass through as GcOtherEvent. */
+/** The widget events of the service (docs/explanation/service.md#the-widgets-events); other names pass through as GcOtherEvent. */
 export type GcWidgetEvent =
   | { name: 'gc-ready' }
   | { name: 'gc-loaded'; count?: number }
@@ -59,7 +59,7 @@ export function parseBridgeMessage(data: unknown): GcWidgetEvent | null {
   return typeof name === 'string' ? (parsed as GcWidgetEvent) : null;
 }
 
-/** gc_url with `api_public_key` appended (spec 5.1); without a key the widget ignores SSO. */
+/** gc_url with `api_public_key` appended (docs/explanation/service.md#loading-the-widget); without a key the widget ignores SSO. */
 export function withApiPublicKey(gcUrl: string, apiPublicKey: string | undefined): string {
   if (!apiPublicKey) {
     return gcUrl;

@@ -45,7 +45,8 @@ def comment_row_json(row: sqlite3.Row) -> dict[str, Any]:
     """``data.comment`` from one row of the joined comment query.
 
     A comment that carries an attachment (the widget's file input) has ``attachment``:
-    ``{"name", "type", "size"}``; any other has no such key (spec 2.4's shape, unchanged).
+    ``{"name", "type", "size"}``; any other has no such key: the body of
+    docs/reference/wire-formats.md#webhook-deliveries, unchanged.
     """
     comment = {
         "id": row["id"],

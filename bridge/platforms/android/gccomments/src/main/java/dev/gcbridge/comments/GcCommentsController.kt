@@ -381,7 +381,7 @@ class GcCommentsController(
             return if (isDefault) "$scheme://$host" else "$scheme://$host:$port"
         }
 
-        /** gc_url with `api_public_key` appended (spec 5.1); without a key the widget ignores SSO. */
+        /** gc_url with `api_public_key` appended (docs/explanation/service.md#loading-the-widget); without a key the widget ignores SSO. */
         fun withApiPublicKey(gcUrl: String, apiPublicKey: String?): String {
             if (apiPublicKey.isNullOrEmpty()) return gcUrl
             return Uri.parse(gcUrl).buildUpon()

@@ -268,7 +268,7 @@ class GcSsoCoordinator(
         /** The bridge protocol these decisions belong to (`app-protocol.json` `protocol`). */
         const val PROTOCOL = 1
 
-        /** Widget events after which the app fetches and injects ssoData (spec 6.2). */
+        /** Widget events after which the app fetches and injects ssoData (docs/explanation/service.md#the-widgets-events). */
         val DEFAULT_TRIGGERS: Set<String> = setOf("gc-ready", "gc-loaded", "gc-sso-auth")
 
         /** On Android, onPageFinished installs the bridge after gc-ready fired: a trigger too. */
