@@ -184,6 +184,26 @@ def test_the_raw_json_setup_route_refuses_bad_bodies_cleanly(
     gc_error(resp, 400)
 
 
+DEEP_CHECK_BODIES = [
+    b"[" * 20_000 + b"]" * 20_000,  # 40 KB of nesting
+    b'{"body": "{}", "deep": ' + b"[" * 20_000 + b"]" * 20_000 + b"}",
+    b'{"body": "{}", "deep": ' + b"[" * 33 + b"]" * 33 + b"}",  # one level past the rule
+]
+
+
+@pytest.mark.parametrize(
+    "body", BAD_BODIES + DEEP_CHECK_BODIES, ids=range(len(BAD_BODIES) + len(DEEP_CHECK_BODIES))
+)
+def test_the_event_body_check_route_refuses_bad_bodies_as_the_other_routes_do(
+    emu: tuple[RunningEmulator, httpx.Client], body: bytes
+) -> None:
+    _, http = emu
+    resp = http.post(
+        "/api/dashboard/events/check", content=body, headers={"Content-Type": "application/json"}
+    )
+    gc_error(resp, 400, "invalid_request")
+
+
 PYDANTIC_ROUTES = ["/api/pub/auth/register", "/api/pub/auth/login", "/api/pub/sso/login"]
 
 
