@@ -21,7 +21,7 @@ from gcbridge.emulator.usernames import KEY_VERSION, username_keys
 
 log = logging.getLogger("gcbridge.emulator.db")
 
-__all__ = ["new_id", "Database", "SCHEMA"]
+__all__ = ["new_id", "latest_time", "Database", "SCHEMA", "TIME_COLUMNS"]
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS users (
@@ -143,6 +143,35 @@ CREATE TABLE IF NOT EXISTS meta (
     value TEXT NOT NULL
 );
 """
+
+
+TIME_COLUMNS: tuple[tuple[str, str], ...] = (
+    ("users", "created_at"),
+    ("users", "updated_at"),
+    ("threads", "created_at"),
+    ("threads", "updated_at"),
+    ("comments", "created_at"),
+    ("comments", "updated_at"),
+    ("webhook_configs", "created_at"),
+    ("webhook_configs", "updated_at"),
+    ("calls", "created_at"),
+    ("calls", "first_sent_at"),
+    ("attempts", "started_at"),
+    ("sessions", "created_at"),
+    ("sessions", "revoked_at"),
+)
+"""Every column that records the emulator's clock at a write (``next_attempt_at`` is a
+due time, not a time passed)."""
+
+
+def latest_time(conn: sqlite3.Connection) -> float | None:
+    """The latest emulator time recorded in the database (Unix seconds), ``None`` if empty."""
+    parts = " UNION ALL ".join(
+        f"SELECT MAX({column}) AS t FROM {table}"  # noqa: S608 (fixed names)
+        for table, column in TIME_COLUMNS
+    )
+    row = conn.execute(f"SELECT MAX(t) FROM ({parts})").fetchone()  # noqa: S608
+    return None if row[0] is None else float(row[0])
 
 
 _USERNAME_INDEXES = (

@@ -26,7 +26,7 @@ from typing import Any, TypeVar
 
 from gcbridge.emulator.control import state_store
 from gcbridge.emulator.control.clock import ControlledClock
-from gcbridge.emulator.db import Database
+from gcbridge.emulator.db import Database, latest_time
 from gcbridge.emulator.errors import ApiError
 from gcbridge.emulator.settings import Settings
 from gcbridge.emulator.webhooks.dispatcher import Dispatcher
@@ -133,6 +133,19 @@ class Control:
         except RuntimeError as exc:
             raise ApiError(503, "dispatcher_stopped", f"{exc}; restart the emulator") from None
 
+    def catch_up_clock(self) -> None:
+        """Move the clock up to the latest time stored, if it is behind: time never goes back.
+
+        At start-up (a manual clock starts at the wall time, which may be behind an
+        advance made before a restart) and after a restore. Sessions issued, calls
+        made and attempts journaled at the latest time stay in the clock's past.
+        """
+        if isinstance(self.clock, ControlledClock):
+            with self.db.read() as conn:
+                latest = latest_time(conn)
+            if latest is not None:
+                self.clock.move_to(latest)
+
     def _controlled(self) -> ControlledClock:
         if not isinstance(self.clock, ControlledClock):
             raise ApiError(
@@ -153,11 +166,14 @@ class Control:
             await asyncio.to_thread(state_store.save, self.db, self.settings.data_dir, name)
 
     async def restore(self, name: str) -> None:
-        """Bring snapshot ``name`` back (pending deliveries included); the clock is kept."""
+        """Bring snapshot ``name`` back (pending deliveries included); the clock never goes back."""
         state_store.check_name(name)
-        await self._with_dispatcher_stopped(
-            lambda: state_store.restore(self.db, self.settings.data_dir, name)
-        )
+
+        def change() -> None:
+            state_store.restore(self.db, self.settings.data_dir, name)
+            self.catch_up_clock()  # a snapshot made ahead of this clock moves it forward
+
+        await self._with_dispatcher_stopped(change)
 
     def snapshots(self) -> list[str]:
         """Names of the saved snapshots."""
