@@ -155,6 +155,23 @@ def test_an_older_data_dir_gets_the_username_key_column(tmp_path: Path) -> None:
     assert key == "zoe"
 
 
+def test_a_data_dir_of_a_newer_version_is_refused_in_one_line(tmp_path: Path) -> None:
+    import sqlite3
+
+    from gcbridge.emulator.db import SCHEMA_VERSION, Database
+    from gcbridge.emulator.errors import ConfigError
+
+    path = tmp_path / "newer.sqlite3"
+    Database(path).close()
+    newer = sqlite3.connect(path)
+    newer.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    newer.close()
+    with pytest.raises(ConfigError) as exc:
+        Database(path)
+    assert exc.value.reason == "data_dir_too_new"
+    assert f"schema version {SCHEMA_VERSION + 1}" in str(exc.value)
+
+
 # --- 4. JSON bodies: raw routes and pydantic routes, one shape ---------------------------
 
 BAD_BODIES = [
