@@ -2,11 +2,26 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import json
+import socket
+import threading
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from email.utils import format_datetime
 
+import httpx
+import pytest
 from ctl_support import Client, Receiver, Reply
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from gcbridge.serving import BackgroundServer
+
+DEADLINE = 10.0
 
 SCHEDULE_GAPS_MS = [60_000, 300_000, 900_000, 3_600_000, 21_600_000]
 
@@ -144,3 +159,112 @@ def test_an_advance_never_hangs_on_a_dead_dispatcher(client: Client) -> None:
         "/_emulator/clock", json={"action": "advance", "seconds": 60}, headers=client.admin
     )
     assert (r.status_code, r.json()["error"]) == (503, "dispatcher_stopped")
+
+
+class HangingReceiver:
+    """A receiver that never answers (until the test ends): every attempt to it hangs."""
+
+    def __init__(self) -> None:
+        self.arrived = threading.Event()
+        self.release = threading.Event()
+
+        async def hook(request: Request) -> Response:
+            self.arrived.set()
+            await run_in_threadpool(self.release.wait, DEADLINE * 6)
+            return Response(b"{}")
+
+        self.server = BackgroundServer(
+            lambda port: Starlette(routes=[Route("/hook", hook, methods=["POST"])])
+        )
+
+    @property
+    def url(self) -> str:
+        return self.server.url + "/hook"
+
+
+@pytest.fixture
+def hanging() -> Iterator[HangingReceiver]:
+    rcv = HangingReceiver()
+    rcv.server.start()
+    yield rcv
+    rcv.release.set()
+    rcv.server.stop()
+
+
+@pytest.fixture
+def advancing(
+    make_client: Callable[..., Client], hanging: HangingReceiver, monkeypatch: pytest.MonkeyPatch
+) -> tuple[Client, threading.Event]:
+    """An emulator whose attempts hang for a minute, and an event: an advance holds the control."""
+    client = make_client(attempt_timeout=60)
+    control = client.emu.app.state.control
+    holding = threading.Event()
+    settle = control._settle
+
+    async def settle_noting_the_advance() -> None:
+        holding.set()  # called only by an advance, under the control's lock
+        await settle()
+
+    monkeypatch.setattr(control, "_settle", settle_noting_the_advance)
+    client.setup(hanging.url)
+    client.comment()  # its first attempt is due now, and hangs
+    assert hanging.arrived.wait(DEADLINE)
+    return client, holding
+
+
+def _advance_request(client: Client) -> bytes:
+    body = json.dumps({"action": "advance", "until": "idle"}).encode()
+    host = client.emu.url.removeprefix("http://")
+    head = (
+        f"POST /_emulator/clock HTTP/1.1\r\nHost: {host}\r\n"
+        f"Authorization: Bearer {client.emu.admin_token}\r\n"
+        f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n"
+    )
+    return head.encode() + body
+
+
+def _reset_within_the_deadline(client: Client) -> dict[str, object]:
+    with httpx.Client(base_url=client.emu.url, timeout=DEADLINE) as http:
+        r = http.post("/_emulator/reset", headers=client.admin)
+    assert r.status_code == 200, r.text
+    answer: dict[str, object] = r.json()
+    return answer
+
+
+def test_an_advance_whose_client_disconnected_stops_and_lets_the_control_go(
+    advancing: tuple[Client, threading.Event],
+) -> None:
+    client, holding = advancing
+    host, port = client.emu.url.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=DEADLINE) as sock:
+        sock.sendall(_advance_request(client))
+        assert holding.wait(DEADLINE), "the advance never started"
+    # the client is gone while the advance waits on the hanging attempt: the advance
+    # stops and lets the control go, for a freeze (which interrupts nothing) as for a reset
+    with httpx.Client(base_url=client.emu.url, timeout=DEADLINE) as http:
+        r = http.post("/_emulator/clock", json={"action": "freeze"}, headers=client.admin)
+    assert r.status_code == 200, r.text
+    assert _reset_within_the_deadline(client)["reset"] is True
+    assert client.calls() == []
+
+
+def test_a_reset_interrupts_an_advance_under_way(
+    advancing: tuple[Client, threading.Event],
+) -> None:
+    client, holding = advancing
+    with (
+        httpx.Client(base_url=client.emu.url, timeout=DEADLINE) as http,
+        ThreadPoolExecutor(1) as pool,
+    ):
+        advance = pool.submit(
+            http.post,
+            "/_emulator/clock",
+            json={"action": "advance", "until": "idle"},
+            headers=client.admin,
+        )
+        assert holding.wait(DEADLINE), "the advance never started"
+
+        assert _reset_within_the_deadline(client)["reset"] is True
+
+        r = advance.result(DEADLINE)
+    assert (r.status_code, r.json()["error"]) == (409, "advance_interrupted")

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from contextlib import closing
+from pathlib import Path
+
 import pytest
 from ctl_support import Client
 
 from gcbridge.clock import utc_iso
 from gcbridge.emulator.control.clock import ControlledClock
+from gcbridge.emulator.testing import running_emulator
 from gcbridge.sso import SsoIssuer
 from gcbridge.webhooks import EmulatorClock
 
@@ -50,6 +54,31 @@ def test_journal_and_comment_times_are_emulator_times(client: Client) -> None:
     (call,) = client.calls()
     assert call["created_at"] == utc_iso(now_ms / 1000)
     assert comment["created_at"].startswith(utc_iso(now_ms / 1000)[:16])
+
+
+@pytest.mark.parametrize("mode", ["manual", "system"])
+def test_after_a_restart_the_clock_starts_no_earlier_than_the_data_dir_s_latest_time(
+    tmp_path: Path, mode: str
+) -> None:
+    data = tmp_path / "data"
+    with running_emulator(data, clock_mode=mode) as emu, closing(Client(emu)) as client:
+        client.setup("http://127.0.0.1:9/unreachable")
+        client.clock(action="advance", seconds=3600)
+        client.comment("an hour ahead")  # alice's session is issued at the advanced time
+        client.clock(action="advance", seconds=0)  # its delivery attempt is journaled
+        token = client.session()
+        before = client.health()["clock"]["now"]
+
+    with running_emulator(data, clock_mode=mode) as emu, closing(Client(emu)) as client:
+        client._session = token
+        after = client.health()["clock"]
+        assert after["mode"] == mode
+        assert after["now"] >= before  # time never goes back
+        client.comment("still signed in")  # the session is not from the future
+        client.clock(action="advance", seconds=60)  # the first call's retry falls due
+        (_, call) = client.calls()  # newest first
+        stamps = [a["started_at"] for a in call["attempts"]]
+        assert len(stamps) == 2 and stamps == sorted(stamps)  # the journal never goes back
 
 
 def test_controlled_clock_modes() -> None:

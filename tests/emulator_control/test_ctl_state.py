@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import os
+import sqlite3
 import stat
 from collections.abc import Callable
+from pathlib import Path
 
 from ctl_support import Client, Receiver, Reply
+
+from gcbridge.emulator.db import SCHEMA_VERSION
+from gcbridge.sso import SsoIssuer
 
 
 def test_reset_goes_back_to_the_sites_only_and_keeps_the_clock(
@@ -95,3 +100,86 @@ def test_a_failed_restore_leaves_the_state_as_it_was(client: Client) -> None:
         params={"website_id": client.site.shortname, "uid": "article-1"},
     )
     assert "still here" in r.text
+
+
+def _as_saved_by_an_older_version(snapshot: Path) -> None:
+    """The snapshot as a version before ``username_shape``, ``meta`` and attachments saved it."""
+    conn = sqlite3.connect(snapshot)
+    try:
+        conn.executescript(
+            "DROP INDEX IF EXISTS users_username_shape;"
+            " DROP INDEX IF EXISTS users_username_shape_plain;"
+            " ALTER TABLE users DROP COLUMN username_shape;"
+            " DROP TABLE meta; DROP TABLE attachments;"
+            " PRAGMA user_version = 0;"
+        )
+    finally:
+        conn.close()
+
+
+def test_a_snapshot_of_an_older_version_is_migrated_on_restore(client: Client) -> None:
+    client.comment("from an older version")
+    client.control("PUT", "/snapshots/old")
+    _as_saved_by_an_older_version(client.emu.settings.data_dir / "snapshots" / "old.sqlite3")
+    client.control("POST", "/reset")
+
+    client.control("POST", "/snapshots/old/restore")
+
+    # every route that reads the users table works on the restored state
+    token = SsoIssuer(client.site.sso_secret, allow_weak_secret=True).issue(
+        {"id": "u-9", "username": "carol", "email": "carol@example.com"}
+    )
+    r = client.http.post(
+        "/api/pub/sso/login", json={"api_public_key": client.site.sso_public_key, "ssoData": token}
+    )
+    assert r.status_code == 200, r.text
+    register = {"website_id": client.site.shortname, "email": "x@example.com", "password": "p" * 8}
+    r = client.http.post("/api/pub/auth/register", json={**register, "username": "bob"})
+    assert r.status_code == 201, r.text
+    # the look-alike keys of the restored users were computed: ALICE is alice
+    r = client.http.post("/api/pub/auth/register", json={**register, "username": "ALICE"})
+    assert (r.status_code, r.json()["error"]) == (409, "username_taken")
+    client.comment("alice's session of the snapshot still works")
+    r = client.http.get(
+        "/api/pub/comments", params={"website_id": client.site.shortname, "uid": "article-1"}
+    )
+    assert "from an older version" in r.text
+    client.control("PUT", "/snapshots/migrated")
+    saved = sqlite3.connect(client.emu.settings.data_dir / "snapshots" / "migrated.sqlite3")
+    try:
+        assert saved.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    finally:
+        saved.close()
+
+
+def test_a_snapshot_of_a_newer_version_is_refused_and_the_state_kept(client: Client) -> None:
+    client.control("PUT", "/snapshots/newer")
+    client.comment("still here")
+    conn = sqlite3.connect(client.emu.settings.data_dir / "snapshots" / "newer.sqlite3")
+    try:
+        conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+        conn.commit()
+    finally:
+        conn.close()
+
+    r = client.http.post("/_emulator/snapshots/newer/restore", headers=client.admin)
+
+    assert (r.status_code, r.json()["error"]) == (422, "snapshot_too_new")
+    assert f"schema version {SCHEMA_VERSION + 1}" in r.json()["message"]
+    r = client.http.get(
+        "/api/pub/comments", params={"website_id": client.site.shortname, "uid": "article-1"}
+    )
+    assert "still here" in r.text
+
+
+def test_a_snapshot_lacking_a_table_of_its_own_version_is_refused(client: Client) -> None:
+    client.control("PUT", "/snapshots/damaged")
+    conn = sqlite3.connect(client.emu.settings.data_dir / "snapshots" / "damaged.sqlite3")
+    try:
+        conn.execute("DROP TABLE attachments")  # it says it is current, and is not
+        conn.commit()
+    finally:
+        conn.close()
+    r = client.http.post("/_emulator/snapshots/damaged/restore", headers=client.admin)
+    assert (r.status_code, r.json()["error"]) == (422, "snapshot_unreadable")
+    client.comment("the state was left as it was")

@@ -73,11 +73,13 @@ def test_reset_removes_attachments_and_an_older_snapshot_still_restores(
     token, _ = sign_in()
     uid = uniq("thread")
     _post(emu.http, token, uid, attachment=NOTE)
-    # A snapshot saved before attachments existed: the same database without that table.
+    # A snapshot saved before attachments existed: the same database without that table,
+    # and without a schema version (none was recorded then).
     state_store.save(emu.db, tmp_path, "before")
     older = sqlite3.connect(tmp_path / "snapshots" / "before.sqlite3")
     with older:
         older.execute("DROP TABLE attachments")
+        older.execute("PRAGMA user_version = 0")
     older.close()
     state_store.reset(emu.db)
     state_store.restore(emu.db, tmp_path, "before")

@@ -144,6 +144,25 @@ def test_301_is_not_followed_and_location_is_recorded(api: Api, receiver: Receiv
     assert len(receiver.deliveries) == 1  # not followed
 
 
+@pytest.mark.parametrize(
+    "location",
+    ["javascript:alert(1)", "mailto:ops@example.com", "data:text/html,hi", "http://[::1"],
+)
+def test_a_30x_whose_location_cannot_be_parsed_fails_once_as_redirect(
+    api: Api, receiver: Receiver, location: str
+) -> None:
+    api.setup(receiver.url)
+    receiver.script = [Reply(302, headers={"Location": location}, body=b"moved")]
+    api.comment()
+    [call] = api.wait_settled(1)
+    assert call["status"] == "failed" and call["error"] == "redirect"
+    assert call["response_code"] == 302
+    [attempt] = call["attempts"]
+    assert (attempt["response_code"], attempt["error"]) == (302, "redirect")
+    assert attempt["location"] == location and attempt["response_body"] == "moved"
+    assert len(receiver.deliveries) == 1  # not retried
+
+
 def test_timeout_is_retried(make_api: Callable[..., Api], receiver: Receiver) -> None:
     api = make_api(attempt_timeout=0.2)
     api.setup(receiver.url)

@@ -155,6 +155,23 @@ def test_an_older_data_dir_gets_the_username_key_column(tmp_path: Path) -> None:
     assert key == "zoe"
 
 
+def test_a_data_dir_of_a_newer_version_is_refused_in_one_line(tmp_path: Path) -> None:
+    import sqlite3
+
+    from gcbridge.emulator.db import SCHEMA_VERSION, Database
+    from gcbridge.emulator.errors import ConfigError
+
+    path = tmp_path / "newer.sqlite3"
+    Database(path).close()
+    newer = sqlite3.connect(path)
+    newer.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    newer.close()
+    with pytest.raises(ConfigError) as exc:
+        Database(path)
+    assert exc.value.reason == "data_dir_too_new"
+    assert f"schema version {SCHEMA_VERSION + 1}" in str(exc.value)
+
+
 # --- 4. JSON bodies: raw routes and pydantic routes, one shape ---------------------------
 
 BAD_BODIES = [
@@ -182,6 +199,26 @@ def test_the_raw_json_setup_route_refuses_bad_bodies_cleanly(
     _, http = emu
     resp = http.post(SETUP, content=body, headers={**ACCOUNT, "Content-Type": "application/json"})
     gc_error(resp, 400)
+
+
+DEEP_CHECK_BODIES = [
+    b"[" * 20_000 + b"]" * 20_000,  # 40 KB of nesting
+    b'{"body": "{}", "deep": ' + b"[" * 20_000 + b"]" * 20_000 + b"}",
+    b'{"body": "{}", "deep": ' + b"[" * 33 + b"]" * 33 + b"}",  # one level past the rule
+]
+
+
+@pytest.mark.parametrize(
+    "body", BAD_BODIES + DEEP_CHECK_BODIES, ids=range(len(BAD_BODIES) + len(DEEP_CHECK_BODIES))
+)
+def test_the_event_body_check_route_refuses_bad_bodies_as_the_other_routes_do(
+    emu: tuple[RunningEmulator, httpx.Client], body: bytes
+) -> None:
+    _, http = emu
+    resp = http.post(
+        "/api/dashboard/events/check", content=body, headers={"Content-Type": "application/json"}
+    )
+    gc_error(resp, 400, "invalid_request")
 
 
 PYDANTIC_ROUTES = ["/api/pub/auth/register", "/api/pub/auth/login", "/api/pub/sso/login"]

@@ -17,11 +17,21 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from gcbridge.emulator.datadir import create_private_file
+from gcbridge.emulator.errors import ConfigError
 from gcbridge.emulator.usernames import KEY_VERSION, username_keys
 
 log = logging.getLogger("gcbridge.emulator.db")
 
-__all__ = ["new_id", "Database", "SCHEMA"]
+__all__ = [
+    "new_id",
+    "latest_time",
+    "migrate",
+    "stored_version",
+    "Database",
+    "SCHEMA",
+    "SCHEMA_VERSION",
+    "TIME_COLUMNS",
+]
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS users (
@@ -145,6 +155,35 @@ CREATE TABLE IF NOT EXISTS meta (
 """
 
 
+TIME_COLUMNS: tuple[tuple[str, str], ...] = (
+    ("users", "created_at"),
+    ("users", "updated_at"),
+    ("threads", "created_at"),
+    ("threads", "updated_at"),
+    ("comments", "created_at"),
+    ("comments", "updated_at"),
+    ("webhook_configs", "created_at"),
+    ("webhook_configs", "updated_at"),
+    ("calls", "created_at"),
+    ("calls", "first_sent_at"),
+    ("attempts", "started_at"),
+    ("sessions", "created_at"),
+    ("sessions", "revoked_at"),
+)
+"""Every column that records the emulator's clock at a write (``next_attempt_at`` is a
+due time, not a time passed)."""
+
+
+def latest_time(conn: sqlite3.Connection) -> float | None:
+    """The latest emulator time recorded in the database (Unix seconds), ``None`` if empty."""
+    parts = " UNION ALL ".join(
+        f"SELECT MAX({column}) AS t FROM {table}"  # noqa: S608 (fixed names)
+        for table, column in TIME_COLUMNS
+    )
+    row = conn.execute(f"SELECT MAX(t) FROM ({parts})").fetchone()  # noqa: S608
+    return None if row[0] is None else float(row[0])
+
+
 _USERNAME_INDEXES = (
     "users_username_key",
     "users_username_key_plain",
@@ -164,6 +203,62 @@ def _index_usernames(conn: sqlite3.Connection, column: str) -> None:
         conn.execute(f"CREATE INDEX {name}_plain ON users(site, {column})")
 
 
+SCHEMA_VERSION = 4
+"""The version of :data:`SCHEMA`, kept in the file's ``PRAGMA user_version``, so that a
+snapshot carries it too. 0 is a file of a version that recorded none (before the
+username keys, ``meta`` and attachments): :func:`migrate` brings it up by what it lacks.
+Raise it with every change of the schema, and teach :func:`migrate` the step."""
+
+
+def stored_version(conn: sqlite3.Connection) -> int:
+    """The schema version a database file says it holds (0: recorded by no version)."""
+    return int(conn.execute("PRAGMA user_version").fetchone()[0])
+
+
+def migrate(conn: sqlite3.Connection) -> None:
+    """Bring a database of an older version up to this schema, in one transaction.
+
+    ``conn`` is in autocommit mode (``isolation_level=None``), outside a transaction;
+    the caller refused a version above :data:`SCHEMA_VERSION` first. Missing tables
+    and indexes are created and missing columns added; the username keys are
+    recomputed whenever their rules or ICU's Unicode version changed
+    (``meta.username_keys``), so that a look-alike of a name stored by an older
+    version is found too. A current database is left as it is.
+    """
+    conn.executescript(SCHEMA)  # CREATE ... IF NOT EXISTS: what it lacked
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        _migrate_users(conn)
+        conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
+
+
+def _migrate_users(conn: sqlite3.Connection) -> None:
+    columns = {row[1] for row in conn.execute("PRAGMA table_info(users)")}
+    for column in ("username_key", "username_shape"):
+        if column not in columns:
+            conn.execute(f"ALTER TABLE users ADD COLUMN {column} TEXT")
+    stored = conn.execute("SELECT value FROM meta WHERE key = 'username_keys'").fetchone()
+    if stored is not None and stored[0] == KEY_VERSION:
+        return
+    for index in _USERNAME_INDEXES:
+        conn.execute(f"DROP INDEX IF EXISTS {index}")
+    for user_id, username in conn.execute("SELECT id, username FROM users").fetchall():
+        keys = username_keys(username)
+        conn.execute(
+            "UPDATE users SET username_key = ?, username_shape = ? WHERE id = ?",
+            (keys.fold, keys.shape, user_id),
+        )
+    for column in ("username_key", "username_shape"):
+        _index_usernames(conn, column)
+    conn.execute(
+        "INSERT OR REPLACE INTO meta (key, value) VALUES ('username_keys', ?)", (KEY_VERSION,)
+    )
+
+
 class Database:
     """A thread-safe handle on the emulator's SQLite file."""
 
@@ -177,42 +272,19 @@ class Database:
             self.path, check_same_thread=False, isolation_level=None, timeout=30
         )
         self._conn.row_factory = sqlite3.Row
+        version = stored_version(self._conn)
+        if version > SCHEMA_VERSION:
+            self._conn.close()
+            raise ConfigError(
+                f"{self.path} was written by a newer gc-bridge (schema version {version}; this"
+                f" one reads up to {SCHEMA_VERSION}): upgrade, or start on another --data-dir",
+                reason="data_dir_too_new",
+            )
         self._conn.execute("PRAGMA journal_mode=WAL")
         self._conn.execute("PRAGMA synchronous=NORMAL")
         self._conn.execute("PRAGMA foreign_keys=ON")
-        self._conn.executescript(SCHEMA)
-        self._migrate()
-
-    def _migrate(self) -> None:
-        """Bring a data directory of an older version up to this schema.
-
-        The username keys are recomputed whenever their rules or ICU's Unicode
-        version changed (``meta.username_keys``), so that a look-alike of a name
-        stored by an older version is found too.
-        """
-        conn = self._conn
-        columns = {row["name"] for row in conn.execute("PRAGMA table_info(users)")}
-        with self.transaction():
-            for column in ("username_key", "username_shape"):
-                if column not in columns:
-                    conn.execute(f"ALTER TABLE users ADD COLUMN {column} TEXT")
-            stored = conn.execute("SELECT value FROM meta WHERE key = 'username_keys'").fetchone()
-            if stored is not None and stored["value"] == KEY_VERSION:
-                return
-            for index in _USERNAME_INDEXES:
-                conn.execute(f"DROP INDEX IF EXISTS {index}")
-            for row in conn.execute("SELECT id, username FROM users").fetchall():
-                keys = username_keys(row["username"])
-                conn.execute(
-                    "UPDATE users SET username_key = ?, username_shape = ? WHERE id = ?",
-                    (keys.fold, keys.shape, row["id"]),
-                )
-            for column in ("username_key", "username_shape"):
-                _index_usernames(conn, column)
-            conn.execute(
-                "INSERT OR REPLACE INTO meta (key, value) VALUES ('username_keys', ?)",
-                (KEY_VERSION,),
-            )
+        with self._lock:
+            migrate(self._conn)
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:

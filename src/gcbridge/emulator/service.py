@@ -72,6 +72,7 @@ def create_app(
     state = EmulatorState(settings=settings, db=db, clock=clock, dispatcher=dispatcher)
     admin_token = settings.admin_token or load_or_create_admin_token(settings.data_dir)
     control = Control(settings, db, clock, dispatcher, admin_token)
+    control.catch_up_clock()  # before the dispatcher journals anything at the clock's time
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

@@ -79,14 +79,24 @@ def bearer_token(request: Request) -> str | None:
     return token.strip()
 
 
-def require_user(request: Request, *, invalid_reason: str = "invalid_session") -> sqlite3.Row:
-    """The signed-in user of ``request``; 401 ``auth_required`` or ``invalid_reason`` otherwise."""
+def require_user(
+    request: Request,
+    *,
+    invalid_reason: str = "invalid_session",
+    conn: sqlite3.Connection | None = None,
+) -> sqlite3.Row:
+    """The signed-in user of ``request``; 401 ``auth_required`` or ``invalid_reason`` otherwise.
+
+    A route that writes checks again with ``conn``, its open transaction, so that a
+    reset or a restore between the check and the write is a 401, never a write for
+    a user who is gone (:meth:`SessionStore.resolve`).
+    """
     token = bearer_token(request)
     if token is None:
         raise ApiError(401, "auth_required", "sign in first: Authorization: Bearer <session token>")
     state = state_of(request)
     try:
-        return session_store(request.app.state, state).resolve(token)
+        return session_store(request.app.state, state).resolve(token, conn)
     except SessionError as exc:
         raise ApiError(
             401, invalid_reason, f"session not valid ({exc.reason}); sign in again"
@@ -276,6 +286,11 @@ async def login(body: LoginBody, request: Request) -> Response:
         if not ok or user is None:
             raise ApiError(401, "bad_credentials", "wrong username or password")
         with state.db.transaction() as conn:
+            # The password was checked outside the transaction (it is slow): a reset or
+            # a restore since then may have removed the user or changed the password.
+            current = users.get_user(conn, user["id"])
+            if current is None or current["password_hash"] != stored:
+                raise ApiError(401, "bad_credentials", "wrong username or password")
             return _signed_in(request, conn, user["id"])
 
     return JSONResponse(await run_in_threadpool(check), headers=_NO_STORE)

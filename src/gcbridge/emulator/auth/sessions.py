@@ -128,20 +128,19 @@ class SessionStore:
             raise SessionError("malformed session token", reason="malformed")
         return user_id, session_id
 
-    def resolve(self, token: str) -> sqlite3.Row:
-        """The users row of a live session; raises :class:`SessionError`."""
+    def resolve(self, token: str, conn: sqlite3.Connection | None = None) -> sqlite3.Row:
+        """The users row of a live session; raises :class:`SessionError`.
+
+        ``conn``: the caller's open transaction. A write guarded by a session checks
+        it there, so that the check and the write commit together: a reset or a
+        restore (one transaction of its own) lands before both or after both, and
+        a write never outlives the user it was checked for.
+        """
         user_id, session_id = self._ids(token)
-        with self._db.read() as conn:
-            row = conn.execute(
-                "SELECT revoked_at FROM sessions WHERE id = ? AND user_id = ?",
-                (session_id, user_id),
-            ).fetchone()
-            if row is None or row["revoked_at"] is not None:
-                raise SessionError("the session was signed out", reason="revoked")
-            user = get_user(conn, user_id)
-        if user is None:
-            raise SessionError("the session's user no longer exists", reason="unknown_user")
-        return user
+        if conn is None:
+            with self._db.read() as read:
+                return _live_user(read, user_id, session_id)
+        return _live_user(conn, user_id, session_id)
 
     def revoke(self, token: str) -> bool:
         """Sign a token out; ``False`` if it was not a live session (nothing to do)."""
@@ -156,6 +155,19 @@ class SessionStore:
                 (self._clock.now(), session_id, user_id),
             )
             return cur.rowcount == 1
+
+
+def _live_user(conn: sqlite3.Connection, user_id: str, session_id: str) -> sqlite3.Row:
+    row = conn.execute(
+        "SELECT revoked_at FROM sessions WHERE id = ? AND user_id = ?",
+        (session_id, user_id),
+    ).fetchone()
+    if row is None or row["revoked_at"] is not None:
+        raise SessionError("the session was signed out", reason="revoked")
+    user = get_user(conn, user_id)
+    if user is None:
+        raise SessionError("the session's user no longer exists", reason="unknown_user")
+    return user
 
 
 _STORE_LOCK = threading.Lock()

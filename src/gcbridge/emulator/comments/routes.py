@@ -176,6 +176,7 @@ async def post_comment(body: NewComment, request: Request) -> Response:
     def write() -> dict[str, Any]:
         now = state.clock.now()
         with state.db.transaction() as conn:
+            _still_signed_in(request, conn)
             thread_id = upsert_thread(
                 conn, site=site.shortname, uid=uid, url=url, page_title=title, now=now
             )
@@ -214,6 +215,11 @@ async def post_comment(body: NewComment, request: Request) -> Response:
     return JSONResponse(public_comment(comment), status_code=201)
 
 
+def _still_signed_in(request: Request, conn: sqlite3.Connection) -> None:
+    """The session check again, in the write's transaction (a reset may have come between)."""
+    require_user(request, invalid_reason="auth_required", conn=conn)
+
+
 def _own_comment(conn: sqlite3.Connection, comment_id: str, user: sqlite3.Row) -> sqlite3.Row:
     row = get_comment(conn, comment_id)
     if row is None or row["site"] != user["site"]:
@@ -236,6 +242,7 @@ async def edit_comment(comment_id: str, body: CommentEdit, request: Request) -> 
 
     def write() -> tuple[dict[str, Any], bool]:
         with state.db.transaction() as conn:
+            _still_signed_in(request, conn)
             row = _own_comment(conn, comment_id, user)
             if row["status"] == "deleted":
                 raise ApiError(409, "comment_deleted", "a deleted comment cannot be edited")
@@ -266,6 +273,7 @@ async def delete_comment(comment_id: str, request: Request) -> Response:
 
     def write() -> tuple[dict[str, Any], bool]:
         with state.db.transaction() as conn:
+            _still_signed_in(request, conn)
             row = _own_comment(conn, comment_id, user)
             if row["status"] == "deleted":
                 return comment_json(conn, comment_id), False

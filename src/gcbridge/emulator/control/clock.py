@@ -10,9 +10,13 @@ session expiry), so a test that moves it moves all of them together.
   :meth:`ControlledClock.move_to` (an advance) — ``--clock manual`` starts there,
   at the wall time of start.
 
-The clock never goes back. Its :meth:`~ControlledClock.sleep` is the dispatcher's
-sleep: real seconds while running, "until woken" while frozen (the control wakes
-the dispatcher after every move). Network time-outs do not read it: they stay real.
+The clock never goes back, not even across a restart: the app moves the clock it
+builds up to the latest time its data directory holds (:meth:`Control.catch_up_clock`),
+so a manual clock does not restart behind its saved state.
+
+Its :meth:`~ControlledClock.sleep` is the dispatcher's sleep: real seconds while
+running, "until woken" while frozen (the control wakes the dispatcher after every
+move). Network time-outs do not read it: they stay real.
 """
 
 from __future__ import annotations

@@ -12,6 +12,10 @@ before the clock moves on. It ends at the end of the window (``seconds``) or at
 the last attempt made (``until idle``, at most :data:`MAX_ADVANCE` ahead).
 Attempts still take real time on the network; the clock waits for them.
 
+An advance stops where it stands when its client disconnects or a reset or a
+restore comes (docs/reference/emulator-control.md, "GET /_emulator/clock and POST
+/_emulator/clock"): an abandoned one never holds the lock while attempts hang.
+
 A reset or a restore stops the dispatcher (attempts in flight are cut and resumed
 as ``interrupted`` by the restart, per the dispatcher's crash rules), changes the
 database, and starts it again: it never runs on half a state.
@@ -20,13 +24,14 @@ database, and starts it again: it never runs on half a state.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+import contextlib
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from gcbridge.emulator.control import state_store
 from gcbridge.emulator.control.clock import ControlledClock
-from gcbridge.emulator.db import Database
+from gcbridge.emulator.db import Database, latest_time
 from gcbridge.emulator.errors import ApiError
 from gcbridge.emulator.settings import Settings
 from gcbridge.emulator.webhooks.dispatcher import Dispatcher
@@ -36,6 +41,7 @@ __all__ = ["Control", "MAX_ADVANCE", "Pending"]
 MAX_ADVANCE = 30 * 24 * 3600.0
 """The longest advance, in seconds of emulator time (also the limit of ``until idle``)."""
 
+FIRST = asyncio.FIRST_COMPLETED
 _MAX_STEPS = 1_000_000  # a guard, far above any schedule's attempts
 
 T = TypeVar("T")
@@ -66,6 +72,7 @@ class Control:
         self.dispatcher = dispatcher
         self.admin_token = admin_token
         self._lock = asyncio.Lock()
+        self._advancing: asyncio.Future[int] | None = None
 
     @property
     def controllable(self) -> bool:
@@ -105,33 +112,87 @@ class Control:
             self.dispatcher.wake()
             return 0
 
-    async def advance(self, seconds: float | None = None, *, until_idle: bool = False) -> int:
-        """Move the clock through every attempt due in the window; returns attempts made."""
+    async def advance(
+        self,
+        seconds: float | None = None,
+        *,
+        until_idle: bool = False,
+        client_gone: Callable[[], Awaitable[None]] | None = None,
+    ) -> int:
+        """Move the clock through every attempt due in the window; returns attempts made.
+
+        It stops where it stands (409 ``advance_interrupted``) when ``client_gone()``
+        returns (whoever asked for it disconnected) or a reset or a restore asks for
+        the control (:meth:`_interrupt_advance`): an abandoned advance never holds
+        the control while attempts go on to a receiver that hangs.
+        """
         async with self._lock:
             clock = self._controlled()
-            before = self._attempt_count()
-            span = MAX_ADVANCE if until_idle or seconds is None else seconds
-            limit = clock.now() + span
-            if not self.dispatcher.running:
-                clock.move_to(limit)
-                return 0
-            await self._settle()  # what is due now comes first
-            for _ in range(_MAX_STEPS):
-                due = self.pending().next_due_at
-                if due is None or due > limit:
-                    break
-                clock.move_to(due)
-                await self._settle()
-            if not until_idle or self.pending().count:
-                clock.move_to(limit)
-                await self._settle()
-            return self._attempt_count() - before
+            run = asyncio.ensure_future(self._advance(clock, seconds, until_idle))
+            watch = None if client_gone is None else asyncio.ensure_future(client_gone())
+            self._advancing = run
+            try:
+                await asyncio.wait({run} if watch is None else {run, watch}, return_when=FIRST)
+            finally:
+                self._advancing = None
+                for task in (run, watch):
+                    if task is not None and not task.done():
+                        task.cancel()
+                        with contextlib.suppress(asyncio.CancelledError):
+                            await task
+            if run.cancelled():
+                raise ApiError(
+                    409,
+                    "advance_interrupted",
+                    "the advance was stopped (its client disconnected, or a reset or a"
+                    " restore came); the clock stays where it had moved",
+                )
+            return run.result()
+
+    def _interrupt_advance(self) -> None:
+        """Stop the advance under way, if any, so that a reset or a restore gets the control."""
+        if self._advancing is not None:
+            self._advancing.cancel()
+
+    async def _advance(
+        self, clock: ControlledClock, seconds: float | None, until_idle: bool
+    ) -> int:
+        before = self._attempt_count()
+        span = MAX_ADVANCE if until_idle or seconds is None else seconds
+        limit = clock.now() + span
+        if not self.dispatcher.running:
+            clock.move_to(limit)
+            return 0
+        await self._settle()  # what is due now comes first
+        for _ in range(_MAX_STEPS):
+            due = self.pending().next_due_at
+            if due is None or due > limit:
+                break
+            clock.move_to(due)
+            await self._settle()
+        if not until_idle or self.pending().count:
+            clock.move_to(limit)
+            await self._settle()
+        return self._attempt_count() - before
 
     async def _settle(self) -> None:
         try:
             await self.dispatcher.settle()
         except RuntimeError as exc:
             raise ApiError(503, "dispatcher_stopped", f"{exc}; restart the emulator") from None
+
+    def catch_up_clock(self) -> None:
+        """Move the clock up to the latest time stored, if it is behind: time never goes back.
+
+        At start-up (a manual clock starts at the wall time, which may be behind an
+        advance made before a restart) and after a restore. Sessions issued, calls
+        made and attempts journaled at the latest time stay in the clock's past.
+        """
+        if isinstance(self.clock, ControlledClock):
+            with self.db.read() as conn:
+                latest = latest_time(conn)
+            if latest is not None:
+                self.clock.move_to(latest)
 
     def _controlled(self) -> ControlledClock:
         if not isinstance(self.clock, ControlledClock):
@@ -153,17 +214,21 @@ class Control:
             await asyncio.to_thread(state_store.save, self.db, self.settings.data_dir, name)
 
     async def restore(self, name: str) -> None:
-        """Bring snapshot ``name`` back (pending deliveries included); the clock is kept."""
+        """Bring snapshot ``name`` back (pending deliveries included); the clock never goes back."""
         state_store.check_name(name)
-        await self._with_dispatcher_stopped(
-            lambda: state_store.restore(self.db, self.settings.data_dir, name)
-        )
+
+        def change() -> None:
+            state_store.restore(self.db, self.settings.data_dir, name)
+            self.catch_up_clock()  # a snapshot made ahead of this clock moves it forward
+
+        await self._with_dispatcher_stopped(change)
 
     def snapshots(self) -> list[str]:
         """Names of the saved snapshots."""
         return state_store.names(self.settings.data_dir)
 
     async def _with_dispatcher_stopped(self, change: Callable[[], T]) -> T:
+        self._interrupt_advance()  # documented: a reset or a restore stops an advance
         async with self._lock:
             was_running = self.dispatcher.running
             if was_running:

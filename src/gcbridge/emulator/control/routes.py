@@ -11,7 +11,9 @@ Every route but health needs ``Authorization: Bearer <admin token>`` (401
 
 from __future__ import annotations
 
+import asyncio
 import math
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from fastapi import APIRouter, Depends, Request
@@ -106,15 +108,30 @@ async def post_clock(request: Request, control: Control = Admin) -> dict[str, An
     elif action == "resume":
         attempts = await control.resume()
     elif action == "advance":
+        gone = _client_gone(request)
         if body.get("until") == "idle" and "seconds" not in body:
-            attempts = await control.advance(until_idle=True)
+            attempts = await control.advance(until_idle=True, client_gone=gone)
         else:
-            attempts = await control.advance(_seconds(body.get("seconds")))
+            attempts = await control.advance(_seconds(body.get("seconds")), client_gone=gone)
     else:
         raise ApiError(
             400, "invalid_action", 'action: "freeze", "resume" or "advance" (with seconds or until)'
         )
     return {**_clock(control), "attempts": attempts}
+
+
+def _client_gone(request: Request) -> Callable[[], Awaitable[None]]:
+    """A wait that returns once the client of ``request`` has disconnected.
+
+    The body was read already, so the server's next message is ``http.disconnect``:
+    when the client goes, or once the answer was sent.
+    """
+
+    async def wait() -> None:
+        while (await request.receive())["type"] != "http.disconnect":
+            await asyncio.sleep(0)  # never spin without yielding to the loop
+
+    return wait
 
 
 def _seconds(value: object) -> float:

@@ -7,7 +7,9 @@ backup API under the database lock (one consistent step), written to a temporary
 file and renamed into ``<data-dir>/snapshots/<name>.sqlite3`` (0600), so a crash
 never leaves a half-written snapshot. A restore copies a snapshot back into the
 live database with the backup API in one step: SQLite writes the destination in
-one transaction, so it holds either the old state or the new one, never a mix.
+one transaction, so it holds either the old state or the new one, never a mix. A
+snapshot carries its schema version (SQLite's ``user_version``): an older one is
+migrated on a private copy before that copy is restored, a newer one is refused.
 The caller (:mod:`.service`) stops the dispatcher around a reset or a restore.
 """
 
@@ -20,7 +22,7 @@ import sqlite3
 from pathlib import Path
 
 from gcbridge.emulator.datadir import DIR_MODE, FILE_MODE
-from gcbridge.emulator.db import SCHEMA, Database
+from gcbridge.emulator.db import SCHEMA_VERSION, Database, migrate, stored_version
 from gcbridge.emulator.errors import ApiError
 
 __all__ = ["NAME_PATTERN", "check_name", "reset", "save", "restore", "names", "snapshot_dir"]
@@ -85,25 +87,64 @@ def save(db: Database, data_dir: Path, name: str) -> None:
 
 
 def restore(db: Database, data_dir: Path, name: str) -> None:
-    """Bring the snapshot ``name`` back into the live database, all of it or nothing."""
-    path = snapshot_dir(data_dir) / f"{check_name(name)}.sqlite3"
+    """Bring the snapshot ``name`` back into the live database, all of it or nothing.
+
+    A snapshot carries its schema version (:data:`~gcbridge.emulator.db.SCHEMA_VERSION`):
+    one of an older version is migrated on a private copy first, then that copy is
+    restored, so the live database never holds a state this version cannot read. One
+    of a newer version is refused (422 ``snapshot_too_new``).
+    """
+    folder = snapshot_dir(data_dir)
+    path = folder / f"{check_name(name)}.sqlite3"
     if not path.is_file():
         raise ApiError(404, "snapshot_not_found", f"no snapshot named {name!r}")
+    work = folder / f".{name}.{secrets.token_hex(4)}.restore"
     source = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     try:
         try:
+            version = stored_version(source)
+            if version > SCHEMA_VERSION:
+                raise ApiError(
+                    422,
+                    "snapshot_too_new",
+                    f"snapshot {name!r} was saved by a newer gc-bridge (schema version"
+                    f" {version}; this one reads up to {SCHEMA_VERSION}); the state is unchanged",
+                )
             tables = {r[0] for r in source.execute("SELECT name FROM sqlite_master")}
-            if not set(_TABLES) - _ADDED_SINCE <= tables:
-                raise sqlite3.DatabaseError("not an emulator database")
-            with db.read() as conn:
-                source.backup(conn)
-                conn.executescript(SCHEMA)  # CREATE ... IF NOT EXISTS: what it lacked
+            # An older version may lack the tables added since (migrate() adds them).
+            required = set(_TABLES) - (_ADDED_SINCE if version < SCHEMA_VERSION else set())
+            if not required <= tables:
+                raise sqlite3.DatabaseError("not an emulator database of its version")
+            if version == SCHEMA_VERSION:
+                _copy_into(source, db)
+            else:
+                _copy_migrated(source, work, db)
         except sqlite3.DatabaseError as exc:
             raise ApiError(
                 422, "snapshot_unreadable", f"snapshot {name!r} cannot be restored: {exc}"
             ) from None
     finally:
         source.close()
+        for leftover in (work, work.with_name(work.name + "-journal")):
+            leftover.unlink(missing_ok=True)
+
+
+def _copy_into(source: sqlite3.Connection, db: Database) -> None:
+    with db.read() as conn:
+        source.backup(conn)
+
+
+def _copy_migrated(source: sqlite3.Connection, work: Path, db: Database) -> None:
+    """Migrate a copy of an older snapshot at ``work`` (0600), then restore that copy."""
+    fd = os.open(work, os.O_WRONLY | os.O_CREAT | os.O_EXCL, FILE_MODE)
+    os.close(fd)
+    copy = sqlite3.connect(work, isolation_level=None)
+    try:
+        source.backup(copy)
+        migrate(copy)
+        _copy_into(copy, db)
+    finally:
+        copy.close()
 
 
 def names(data_dir: Path) -> list[str]:

@@ -16,13 +16,11 @@ site data, and the check reads nothing but the request.
 
 from __future__ import annotations
 
-import json
-from typing import Any
-
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import JSONResponse
 
 from gcbridge.emulator.errors import ApiError
+from gcbridge.emulator.inputs import parse_json_object
 from gcbridge.emulator.openapi import error_responses, json_request_body
 from gcbridge.webhooks.catalog import CATALOG, EVENT_TYPES, example_body
 from gcbridge.webhooks.event_schemas import schema_json
@@ -107,11 +105,9 @@ async def check_event_body(request: Request) -> Response:
     raw = await request.body()
     if len(raw) > _MAX_CHECKED:
         raise _invalid(f"the request is larger than {_MAX_CHECKED} bytes")
-    try:
-        request_body: Any = json.loads(raw)
-    except ValueError:
-        raise _invalid("the request body is not JSON") from None
-    if not isinstance(request_body, dict) or not isinstance(request_body.get("body"), str):
+    # The one rule of every JSON body (depth, integers, surrogates): a 400, never a 500.
+    request_body = parse_json_object(raw, what='{"body": "<the delivery body as text>"}')
+    if not isinstance(request_body.get("body"), str):
         raise _invalid('expected {"body": "<the delivery body as text>", "event_type"?}')
     expected = request_body.get("event_type")
     if expected is not None and not isinstance(expected, str):

@@ -27,7 +27,9 @@ from gcbridge.emulator.webhooks.schedule import parse_retry_after
 from gcbridge.emulator.webhooks.ssrf import Target, pin_request
 from gcbridge.webhooks.signature import delivery_headers
 
-__all__ = ["AttemptResult", "build_request", "send_attempt"]
+__all__ = ["AttemptResult", "build_request", "send_attempt", "keep_location"]
+
+_LOCATION = "gcbridge.location"  # where keep_location puts a 30x's Location aside
 
 
 @dataclass(frozen=True)
@@ -72,6 +74,24 @@ def build_request(
     return request, sent
 
 
+def _is_redirect(status: int) -> bool:
+    return 300 <= status <= 399
+
+
+async def keep_location(response: httpx.Response) -> None:
+    """A response hook of the dispatcher's clients: a 30x's ``Location`` is set aside, unparsed.
+
+    A redirect is never followed (docs/explanation/service.md#webhooks: a 30x fails the
+    call as ``redirect``), but httpx parses the ``Location`` of every 30x to prepare the
+    next request, and one it cannot parse (``javascript:``, ``mailto:``, ``http://[::1``)
+    raises a transport error: the 30x would be journaled as a network error and retried.
+    Taken off the headers here, the text is journaled as it came.
+    """
+    if _is_redirect(response.status_code) and "location" in response.headers:
+        response.extensions[_LOCATION] = response.headers["location"]
+        del response.headers["location"]
+
+
 async def send_attempt(
     client: httpx.AsyncClient,
     request: httpx.Request,
@@ -101,12 +121,13 @@ async def send_attempt(
         # ValueError: e.g. the IDNA codec on a host name; a network error, retried.
         return AttemptResult(None, f"network_error:{type(exc).__name__}", duration_ms=_ms(t0))
     status = response.status_code
-    redirect = 300 <= status <= 399
+    redirect = _is_redirect(status)
     raw_retry = response.headers.get("retry-after")
+    location = response.extensions.get(_LOCATION, response.headers.get("location"))
     return AttemptResult(
         status=status,
         error="redirect" if redirect else None,
-        location=response.headers.get("location") if redirect else None,
+        location=location if redirect else None,
         body=bytes(chunks[:body_limit]).decode("utf-8", "replace"),
         retry_after=parse_retry_after(raw_retry, now()) if raw_retry else None,
         duration_ms=_ms(t0),

@@ -33,6 +33,7 @@ from urllib.parse import urlsplit
 
 import httpx
 
+from gcbridge.emulator.webhooks.attempt import keep_location
 from gcbridge.emulator.webhooks.ssrf import Target
 
 __all__ = ["ReceiverClients", "KEEPALIVE_EXPIRY", "MAX_PINNED_CLIENTS"]
@@ -73,6 +74,7 @@ class ReceiverClients:
             follow_redirects=False,
             timeout=self._timeout,
             trust_env=False,  # an HTTP(S)_PROXY must not bypass the address pinning
+            event_hooks={"response": [keep_location]},  # a 30x is journaled, never parsed
             limits=httpx.Limits(
                 max_connections=self._max_connections,
                 max_keepalive_connections=self._max_connections,
