@@ -404,6 +404,23 @@ REASONS: dict[str, tuple[str, str]] = {
         "give a readable file, not a directory",
     ),
     # --- core, demo, harness
+    "kit_error": (
+        "a kit's tarball could not be written (the base of the kit errors)",
+        "read the more specific reason",
+    ),
+    "unknown_kit": ("`--kit` names no kit of gc-bridge", "give `--kit react-native DIR`"),
+    "kit_missing": (
+        "this installation holds no copy of the kit",
+        "reinstall gc-bridge from its wheel, or run from a checkout",
+    ),
+    "bad_kit_dir": (
+        "DIR of `--kit` is not a directory that can be written",
+        "give a writable directory (it is created when missing)",
+    ),
+    "kit_exists": (
+        "DIR already holds a tarball of that name (or something else by that name)",
+        "pass `--force` to replace a tarball, or choose another DIR",
+    ),
     "error": ("a gc-bridge error (the root of the tree)", "read the message"),
     "bridge_missing": ("the packaged bridge.js is missing", "reinstall gc-bridge"),
     "bridge_not_utf8": ("the packaged bridge.js is not UTF-8", "reinstall gc-bridge"),
