@@ -7,6 +7,7 @@ dispatcher). A route added to the emulator appears here on the next build.
 
 from __future__ import annotations
 
+import json
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -23,11 +24,13 @@ INTRO = """\
 
 Every route of the emulator, written from the OpenAPI schema it serves at
 `/openapi.json` (the interactive page is `/docs` on a running emulator) each time
-this site is built. Error answers are `{{"gcCode", "error", "message"}}`: `error` is a
-reason code ([Reason codes](reason-codes.md)). The webhook routes authenticate with
-the site's account token (`Authorization: Bearer ...`) or a site-key signature, and
-answer an authentication failure with HTTP 200 and `gcCode` 410, as the service does:
-check every body for `gcCode`.
+this site is built, with an example of each JSON answer (the example's values are
+made up; its fields are those of a live answer). Error answers are
+`{{"gcCode", "error", "message"}}`: `error` is a reason code
+([Reason codes](reason-codes.md)). The webhook routes authenticate with the site's
+account token (`Authorization: Bearer ...`) or a site-key signature, and answer an
+authentication failure with HTTP 200 and `gcCode` 410, as the service does: check
+every body for `gcCode`.
 
 `website_id` is the site's **shortname** on the widget and comment routes
 (`/api/pub/comments?website_id=demo`, thread-load's `service_id`) and the site's
@@ -95,6 +98,11 @@ def _operation(method: str, path: str, op: dict[str, Any]) -> str:
         for code, answer in responses.items():
             lines.append(f"| {code} | {_cell(answer.get('description', ''))} |")
         lines.append("")
+    for code, answer in responses.items():
+        example = answer.get("content", {}).get("application/json", {}).get("example")
+        if example is not None:
+            body = json.dumps(example, indent=2, ensure_ascii=False)
+            lines.append(f"Answer {code}, for example:\n\n```json\n{body}\n```\n")
     return "\n".join(lines) + "\n"
 
 

@@ -4,7 +4,8 @@ Every gc-bridge error carries a string ``reason``. This walks the syntax trees o
 ``src/gcbridge`` and ``harness/gcbridge_harness`` (nothing is imported, so parts
 whose extra is missing are read too) and collects: the exception classes under
 ``GcBridgeError`` with their default reason; every literal given as a reason where
-an error is raised (``reason="..."``, ``ApiError(status, "...")``, the harness
+an error is raised (``reason="..."``, ``ApiError(status, "...")``, an emulator
+answer built as ``{"gcCode": ..., "error": "..."}``, the harness
 command's ``_fail("...")``, site-auth's ``_refused("...")``); and the published
 sets of reasons (``*_REASONS``). A new reason in the code appears here on the next
 build.
@@ -39,7 +40,8 @@ emulator answers it as `"error"` in `{"gcCode", "error", "message"}`, and the we
 receiver answers it as `{"error": reason}`. Branch on the reason, never on the message.
 
 This page is read from the source each time the site is built: the exception classes
-and every reason given where an error is raised.
+and every reason given where an error is raised, each with what it means and how to fix
+it (from `gcbridge.reasons`, where both are written once).
 
 """
 
@@ -130,6 +132,11 @@ def _scan(path: Path, reasons: dict[str, Reason], classes: dict[str, ErrorClass]
                 add(_literal(node.args[1]), f"HTTP{shown}")
             if callee in REASON_FIRST and node.args:
                 add(_literal(node.args[0]), callee)
+        elif isinstance(node, ast.Dict) and module.startswith("gcbridge.emulator"):
+            # an error answer built by hand: {"gcCode": ..., "error": "<reason>", ...}
+            keys = [_literal(k) if k is not None else None for k in node.keys]
+            if "gcCode" in keys and "error" in keys:
+                add(_literal(node.values[keys.index("error")]), "HTTP")
         elif isinstance(node, ast.Assign):
             names = [_name(t) for t in node.targets]
             if any(n.endswith("_REASONS") for n in names) and isinstance(node.value, ast.Call):
@@ -171,8 +178,14 @@ def _tree(classes: dict[str, ErrorClass], parent: str, depth: int) -> list[str]:
     return lines
 
 
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
 def reasons_reference() -> str:
-    """The Markdown of the reason codes page."""
+    """The Markdown of the reason codes page (meaning and fix from ``gcbridge.reasons``)."""
+    from gcbridge.reasons import REASONS
+
     reasons, classes = collect()
     out = [INTRO, "## By part\n"]
     by_part: dict[str, list[Reason]] = {}
@@ -183,12 +196,15 @@ def reasons_reference() -> str:
     for part in order:
         if part not in by_part:
             continue
-        out.append(f"### {part}\n\n| reason | raised as | where |\n|---|---|---|")
+        out.append(
+            f"### {part}\n\n| reason | meaning | fix | raised as | where |\n|---|---|---|---|---|"
+        )
         for reason in sorted(by_part[part], key=lambda r: r.code):
             here = {(m, r) for m, r in reason.sources if _part(m) == part}
             raised = ", ".join(f"`{r}`" for r in sorted({r for _, r in here}))
             mods = ", ".join(f"`{m}`" for m in sorted({m for m, _ in here}))
-            out.append(f"| `{reason.code}` | {raised} | {mods} |")
+            meaning, fix = REASONS.get(reason.code, ("", ""))
+            out.append(f"| `{reason.code}` | {_cell(meaning)} | {_cell(fix)} | {raised} | {mods} |")
         out.append("")
     out.append("## The exception classes\n")
     out.append("Every class below is a `gcbridge.errors.GcBridgeError`.\n")

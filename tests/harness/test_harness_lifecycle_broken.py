@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from gcbridge_harness.coordinator import SSO_LIFETIME_SECONDS, SsoCoordinator
 from gcbridge_harness.report.diagnosis import diagnose
+from gcbridge_harness.report.probe_words import PROBE_MESSAGE
 from gcbridge_harness.report.reporting import APPS
 from gcbridge_harness.scenarios import test_lifecycle as lifecycle
 from gcbridge_harness.scenarios import test_lifecycle_app as app_life
@@ -52,6 +53,14 @@ BROKEN = {
         "        if (seenName !== null && seenNames[seenName]) { return; }\n"
         "        if (seenName !== null) { seenNames[seenName] = true; }\n" + SEND,
     ).replace(GUARD, GUARD + "    var seenNames = {};\n", 1),
+    # Forwards an allow-list of the widget's events only: the harness's own probe
+    # message (gc-harness-ping) never gets through, nor does gc-sso-conflict.
+    "allow-list": _broken(
+        SEND,
+        "        var allowedName = text === null ? null : parseJson(text).name;\n"
+        "        if (allowedName !== 'gc-ready' && allowedName !== 'gc-loaded' &&\n"
+        "            allowedName !== 'gc-sso-auth') { return; }\n" + SEND,
+    ),
 }
 
 
@@ -184,3 +193,26 @@ def test_app_doing_nothing_when_the_content_process_dies(
         injection_point,
     )
     assert any("content process died" in line and "did nothing" in line for line in lines), lines
+
+
+ALLOW_LIST_SCENARIOS = {
+    "reload": (lifecycle.test_reload_installs_the_bridge_once_and_logs_in_afresh, "page"),
+    "re-render": (lifecycle.test_rerender_by_route_forwards_each_event_and_reinjects, "hash"),
+}
+
+
+@pytest.mark.parametrize("bridge_script", ["allow-list"], indirect=True)
+@pytest.mark.parametrize("injection_point", ["page-finished"])
+@pytest.mark.parametrize("scenario", list(ALLOW_LIST_SCENARIOS))
+def test_bridge_with_an_allow_list_is_told_first_that_the_probe_was_dropped(
+    request, native_app, customer_backend, service, injection_point, scenario, monkeypatch
+):
+    monkeypatch.setattr(lifecycle, "EVENT_WAIT", 3.0)
+    run, how = ALLOW_LIST_SCENARIOS[scenario]
+    args = [native_app, customer_backend]
+    if scenario == "re-render":
+        args.append(service)
+    lines = _fails(request, run, *args, injection_point, how)
+    assert lines and PROBE_MESSAGE in lines[0] and "allow-list" in lines[0], lines
+    # the guesses it once led with: gc-ready and gc-loaded did reach the app
+    assert not [line for line in lines if "install guard" in line or "once per page" in line]

@@ -235,3 +235,15 @@ def test_the_readme_backend_passes_the_check(capsys, monkeypatch):
         assert code == 0 and out.startswith("ok: valid ssoData for id='42' username='ada'")
         code, out = check(capsys, url)
         assert code == 1 and out.startswith("http_status: the endpoint answered HTTP 401")
+
+
+@pytest.mark.parametrize("as_json", [False, True])
+def test_a_leaking_redirect_is_reported_without_any_part_of_the_token(backend, capsys, as_json):
+    code, out = check(capsys, backend + "/leaky", *(["--json"] if as_json else []))
+    assert code == 1 and "redirect_leak" in out
+    message, signature, timestamp = token().split(" ")
+    for part in (message, quote(message), signature):
+        pieces = {part[i : i + 12] for i in range(0, len(part) - 12)}
+        assert not [p for p in pieces if p in out], out
+    # the timestamp of the token (or of the one served a second before) is not shown either
+    assert not any(str(int(timestamp) - d) in out for d in range(3)), out

@@ -241,7 +241,7 @@ def test_emulator_option_signs_in_and_reports_a_conflict(
         {"id": "1", "username": "alice", "email": "a@x.io"}, secret=EXAMPLE_SITE.sso_secret
     )
     other = token(
-        {"id": "2", "username": "\u0430lice", "email": "b@x.io"}, secret=EXAMPLE_SITE.sso_secret
+        {"id": "2", "username": "ALICE", "email": "b@x.io"}, secret=EXAMPLE_SITE.sso_secret
     )
     with running_emulator(tmp_path / "data") as emu:
         opts = ["--emulator", emu.url, "--public-key", EXAMPLE_SITE.sso_public_key]

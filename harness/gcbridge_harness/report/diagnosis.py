@@ -20,6 +20,7 @@ from gcbridge_harness.report.host_words import host_diagnoses
 from gcbridge_harness.report.identity_words import identity_diagnoses
 from gcbridge_harness.report.leaks import PLACES
 from gcbridge_harness.report.lifecycle_words import lifecycle_diagnoses
+from gcbridge_harness.report.probe_words import PROBE_MESSAGE, bridge_was_in_page, probe_diagnoses
 from gcbridge_harness.report.timeline import Timeline, TimelineEntry
 
 __all__ = ["diagnose", "LOGIN_REASONS"]
@@ -46,25 +47,6 @@ def _t(entry: TimelineEntry) -> str:
 
 def _name(entry: TimelineEntry) -> str:
     return entry.detail.split(" ", 1)[0]
-
-
-def _bridge_was_in_page(app: Any, timeline: Timeline, at: float) -> bool:
-    """Whether bridge.js was in the document showing at ``at``.
-
-    From the start of each document, except where the app injects later: at page
-    finished for Android, at its evaluation at page started for React Native on
-    Android (racing the page), in each case once that evaluation returned (an event
-    the page sent between page finished and then found no bridge: seen in WebKit
-    under load). Each new document (page started) needs its own.
-    """
-    point = getattr(app, "injection_point", "")
-    if point not in ("page-finished", "page-started"):
-        return True
-    # Once its evaluation returned; a timeline without that entry: from when it was asked for.
-    asked = "page finished" if point == "page-finished" else "bridge evaluated"
-    markers = timeline.find("bridge in page") or timeline.find(asked)
-    since = max((e.at for e in timeline.find("page started") if e.at <= at), default=0.0)
-    return any(since <= e.at <= at for e in markers)
 
 
 def _leak_places(app: Any, failure: str) -> list[str]:
@@ -156,7 +138,7 @@ def _emitted_since_install(app: Any, timeline: Timeline) -> list[TimelineEntry]:
     return [
         e
         for e in timeline.find("widget emitted")
-        if _bridge_was_in_page(app, timeline, e.at) and "oversized" not in e.detail
+        if bridge_was_in_page(app, timeline, e.at) and "oversized" not in e.detail
     ]
 
 
@@ -182,7 +164,7 @@ def _dropped(app: Any, timeline: Timeline, failure: str) -> list[str]:
     received = Counter(m.get("name") for m in getattr(app, "messages", []))
     lines = []
     for name in dict.fromkeys(_name(e) for e in emitted):
-        if received[name]:
+        if received[name] or name == PROBE_MESSAGE:  # the probe: probe_diagnoses
             continue
         first = next(e for e in emitted if _name(e) == name)
         transport = TRANSPORTS.get(getattr(app, "platform", ""), "its transport")
@@ -261,6 +243,8 @@ def _silence(app: Any, timeline: Timeline, failure: str) -> list[str]:
 
 
 _PATTERNS: tuple[Callable[[Any, Timeline, str], list[str]], ...] = (
+    # First: a dropped probe makes every guess from missing messages below unsafe.
+    probe_diagnoses,
     _leaks,
     identity_diagnoses,
     host_diagnoses,

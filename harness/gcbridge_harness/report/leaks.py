@@ -15,8 +15,8 @@ Each ssoData is searched in the forms a leak would take: as is, URL-encoded
 or re-encoded copy is found too.
 
 Nothing the harness writes shows an ssoData part in clear: :func:`mask_sso`
-masks every form of every part (message, signature, and the timestamp where it
-follows the signature) in a leak's place and excerpt, and
+masks every form of every part (message, signature, and the timestamp wherever it
+stands as a number of its own) in a leak's place and excerpt, and
 :func:`mask_trace` does the same in every file of a Playwright trace before the
 report keeps it. Each :class:`SsoLeak` names its place in an app team's words
 (:attr:`SsoLeak.place`): the console, localStorage, a request body, ...
@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import tempfile
 import zipfile
 from collections.abc import Iterable
@@ -139,11 +140,24 @@ def _forms(sso_data: str) -> list[str]:
     return sorted(forms, key=len, reverse=True)
 
 
+def _timestamp(sso_data: str) -> str | None:
+    parts = sso_data.split(" ")
+    return parts[2] if len(parts) == 3 and parts[2].isdigit() else None
+
+
 def mask_sso(text: str, sso_data: Iterable[str]) -> str:
-    """``text`` with every form of every part of each ``sso_data`` masked."""
+    """``text`` with every form of every part of each ``sso_data`` masked.
+
+    The timestamp is masked wherever it stands as a number of its own (``ts=1700000000``,
+    ``"issued": 1700000000``), not only beside its signature: it is too short to search
+    for as a sign of a leak, but what the harness writes never shows it.
+    """
+    sso_data = list(sso_data)
     for form in sorted({f for s in sso_data for f in _forms(s)}, key=len, reverse=True):
         if form in text:
             text = text.replace(form, mask(form))
+    for timestamp in {t for s in sso_data if (t := _timestamp(s))}:
+        text = re.sub(rf"(?<!\d){timestamp}(?!\d)", mask(timestamp), text)
     return text
 
 

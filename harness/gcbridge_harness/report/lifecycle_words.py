@@ -17,6 +17,7 @@ import re
 from collections import Counter
 from typing import Any
 
+from gcbridge_harness.report.probe_words import bridge_was_in_page
 from gcbridge_harness.report.timeline import Timeline, TimelineEntry
 
 __all__ = ["lifecycle_diagnoses"]
@@ -79,14 +80,12 @@ def _lost_in_new_document(app: Any, timeline: Timeline) -> list[str]:
     starts = _document_starts(timeline)
     for index, start in enumerate(starts):
         until = starts[index + 1] if index + 1 < len(starts) else float("inf")
-        since = start
-        if getattr(app, "platform", "") == "android":  # installed at page finished
-            finished = [e for e in timeline.find("page finished") if since <= e.at < until]
-            if not finished:
+        received = _received(timeline, start, until)
+        for name, entry in _emitted(timeline, start, until):
+            # Sent before the app's bridge was in the page (Android's page finished):
+            # lost by design, whatever the install guard.
+            if not bridge_was_in_page(app, timeline, entry.at):
                 continue
-            since = finished[0].at
-        received = _received(timeline, since, until)
-        for name, entry in _emitted(timeline, since, until):
             if name in ("gc-ready", "gc-loaded") and not received[name]:
                 lines.append(
                     f"after {_cause(timeline, start)}, {name} at {_t(entry)} never reached "
@@ -123,6 +122,8 @@ def _once_per_page(app: Any, timeline: Timeline) -> list[str]:
         received = _received(timeline, since, until)
         counts: Counter = Counter()
         for name, entry in _emitted(timeline, since, until):
+            if not bridge_was_in_page(app, timeline, entry.at):
+                continue  # the first gc-ready of a page-finished bridge: never its to forward
             counts[name] += 1
             if counts[name] >= 2 and received[name] == 1 and name.startswith("gc-"):
                 return [

@@ -9,9 +9,11 @@ import json
 
 import pytest
 
+from gcbridge_harness.report.probe_words import PROBE_MESSAGE
+
 pytestmark = pytest.mark.browser
 
-PING = "gc-harness-ping"
+PING = PROBE_MESSAGE
 RECOVERY = 20.0  # seconds the app may take to bring a dead view back
 EVENT_WAIT = 10.0  # seconds a re-rendered widget's events may take to reach the app
 

@@ -7,10 +7,12 @@ import json
 
 import pytest
 
+from gcbridge_harness.report.probe_words import PROBE_MESSAGE
+
 pytestmark = pytest.mark.browser
 
 SSO_LIFETIME_SECONDS = 300  # the service accepts ssoData this long after its timestamp
-PING = "gc-harness-ping"
+PING = PROBE_MESSAGE
 
 
 def ping(app, tag: str) -> list[dict]:

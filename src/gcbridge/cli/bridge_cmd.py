@@ -5,6 +5,7 @@ Apps copy and pin the script with it::
     gcbridge bridge --print > App/Resources/gc-bridge.js
     gcbridge bridge --sha256            # the pin to check at load time
     gcbridge bridge --print --format ts > src/gc-comments/bridgeSource.ts   # React Native
+    gcbridge bridge --kit react-native .   # the React Native kit's npm tarball (npm install it)
 """
 
 from __future__ import annotations
@@ -46,6 +47,18 @@ def register(parser: argparse.ArgumentParser) -> None:
         const="path",
         help="print where the shipped script lives",
     )
+    what.add_argument(
+        "--kit",
+        nargs=2,
+        metavar=("KIT", "DIR"),
+        help="write the kit's npm tarball into DIR (KIT: react-native), e.g. "
+        "gcbridge bridge --kit react-native . && npm install ./gc-bridge-react-native-kit-*.tgz",
+    )
+    parser.add_argument(
+        "--force",
+        action="store_true",
+        help="with --kit: replace a tarball of the same name in DIR",
+    )
     parser.add_argument(
         "--format",
         choices=("js", "ts"),
@@ -60,6 +73,11 @@ def run(args: argparse.Namespace) -> int:
     """Print what was asked; without a flag, one summary line."""
     from gcbridge.bridge import bridge_path, script, typescript_module
 
+    if args.kit is not None:
+        return _write_kit(args.kit[0], args.kit[1], force=args.force)
+    if args.force:
+        print("gcbridge bridge: error: --force goes with --kit", file=sys.stderr)
+        return 2
     if args.format is not None and args.show != "print":
         print("gcbridge bridge: error: --format goes with --print", file=sys.stderr)
         return 2
@@ -81,4 +99,19 @@ def run(args: argparse.Namespace) -> int:
         print(bridge_path())
     else:
         print(f"bridge.js {bridge.version} sha256 {bridge.sha256} {bridge_path()}")
+    return 0
+
+
+def _write_kit(name: str, directory: str, *, force: bool) -> int:
+    from pathlib import Path
+
+    from gcbridge.kits import SHIPPED_BRIDGE, write_tarball
+
+    written = write_tarball(Path(directory), name, force=force)
+    print(f"wrote {written}")
+    print(f"install it: npm install {written} react-native-webview")
+    print(
+        "then check the bridge the app ships: gcbridge harness run --bridge "
+        f"node_modules/@gc-bridge/react-native-kit/{SHIPPED_BRIDGE}"
+    )
     return 0

@@ -40,6 +40,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
 
+from gcbridge.demo.actions import AppActions
 from gcbridge.demo.errors import NO_GUI_HINT, NoGuiBackend
 from gcbridge.demo.paths import absolute
 from gcbridge.demo.qtchrome import build_chrome
@@ -239,6 +240,7 @@ def run_desktop(
     *,
     users: list[str],
     stopper: Stopper | None = None,
+    step_timeout: float = 20.0,
 ) -> int:
     """Open the window, hand the app to ``run(app, driver, screenshot, close)``; its exit code."""
     stop = stopper or Stopper()
@@ -289,12 +291,9 @@ def run_desktop(
 
     window.events.loaded += lambda *_: executor.submit(page_finished)
 
-    class Actions:
-        def sign_in(self, username: str) -> None:
-            executor.submit(app.sign_in, username)
-
-        def sign_out(self) -> None:
-            executor.submit(app.sign_out)
+    # the app bar's buttons: the same sign-in and sign-out, and the same watch of the
+    # widget, as the scripted flow (so the panel says "widget signed in" too)
+    actions = AppActions(app, QtDriver(executor, gone), timeout=step_timeout)
 
     result = {"code": 1}
 
@@ -313,7 +312,7 @@ def run_desktop(
                 if gone():
                     return
             stop.on_stop(window.destroy)
-            host.on_gui(lambda: build_chrome(window, timeline, users, Actions()))
+            host.on_gui(lambda: build_chrome(window, timeline, users, actions))
             result["code"] = run(app, QtDriver(executor, gone), screenshot, window.destroy)
         except DemoStopped:
             pass

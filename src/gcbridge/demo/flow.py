@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
+from gcbridge.demo.actions import sign_out_and_watch, widget_signed_in
 from gcbridge.demo.app import DemoApp
 from gcbridge.demo.timeline import Timeline, TimelineEvent
 from gcbridge.webhooks.catalog import CREATED
@@ -133,15 +134,7 @@ def run_flow(
     ):
         return results
 
-    def signed_in() -> dict[str, Any] | None:
-        user = app.widget_user()
-        return user if user is not None and user.get("username") == username else None
-
-    user = driver.wait_until(signed_in, timeout)
-    if user is not None:
-        timeline.record(
-            "widget.signed_in", f"widget signed in as {user['username']} ({user.get('name')})"
-        )
+    user = widget_signed_in(app, driver, username, timeout)
     if not step(f"widget signed in as {username}", user, "the widget never showed the SSO user"):
         return results
 
@@ -197,9 +190,6 @@ def run_flow(
     if before_sign_out is not None:
         before_sign_out()
     if sign_out:
-        driver.call(app.sign_out)
-        gone = driver.wait_until(lambda: True if app.widget_user() is None else None, timeout)
-        if gone:
-            timeline.record("widget.signed_out", "widget signed out (gc_token removed)")
+        gone = sign_out_and_watch(app, driver, timeout)
         step("signed out", gone, "the widget kept its session after gcSsoLogout()")
     return results

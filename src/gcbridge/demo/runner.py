@@ -251,6 +251,7 @@ def _desktop(mode: _Run) -> int:
         run,
         users=demo_usernames(),
         stopper=stop,
+        step_timeout=options.step_timeout,
     )
 
 

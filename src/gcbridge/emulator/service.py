@@ -32,6 +32,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from gcbridge.clock import SYSTEM_CLOCK, Clock, Sleep
 from gcbridge.emulator import dashboard, landing, widget
+from gcbridge.emulator.api_examples import add_examples
 from gcbridge.emulator.auth import accounts
 from gcbridge.emulator.bodylimit import BodyLimit
 from gcbridge.emulator.comments import routes as comments
@@ -154,12 +155,13 @@ def create_app(
 
 
 def _document_webhooks(app: FastAPI) -> None:
-    """``/openapi.json`` also carries the ``webhooks`` section (the event catalog)."""
+    """``/openapi.json`` also carries the ``webhooks`` section (the event catalog) and
+    an example of each route's answer (:mod:`gcbridge.emulator.api_examples`)."""
     routes_only = app.openapi
 
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is None:
-            app.openapi_schema = add_webhooks(routes_only())
+            app.openapi_schema = add_examples(add_webhooks(routes_only()))
         return app.openapi_schema
 
     app.openapi = openapi  # type: ignore[method-assign]

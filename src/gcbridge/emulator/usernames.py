@@ -1,21 +1,32 @@
-"""Usernames that render alike are one username: invisible characters and TR39 skeletons.
+"""Usernames that render alike are one username: invisible characters, mixed scripts, skeletons.
 
 Threat model: the widget shows a comment's author by name. A second user whose
 name renders like a taken one (``аlice`` with a Cyrillic ``а``, ``alice`` with a
 combining grapheme joiner, a variation selector, a Hangul filler or a trailing
-ideographic space) could pose as that user. Two rules stop it:
+ideographic space, ``alịce`` with a dot below, ``ᴍallory`` with a small capital)
+could pose as that user. Three rules stop it:
 
 - :func:`invisible_problem` refuses a name holding a character that renders as
   nothing or as blank: controls, format characters, every Unicode
   ``Default_Ignorable_Code_Point`` (U+034F, U+FE00-FE0F, U+3164, U+FFA0, U+115F,
   tags ...), blank symbols (U+2800 BRAILLE PATTERN BLANK), and any space other
   than single U+0020 between visible characters (U+3000, U+00A0, U+2002 ...).
+- :func:`mixed_script_problem` refuses a name whose letters mix scripts beyond
+  UTS #39's "Highly Restrictive" level (ICU's default): Latin with Cyrillic or
+  Greek (``мallory``) is refused whatever names are taken, because a letter of
+  one script that the confusables table does not pair with the other's can still
+  pass for it; Latin with Han and kana, or with Hangul, stays allowed.
 - :func:`username_keys` gives the two keys under which a name is unique on a
   site: ``fold`` = TR39 skeleton of the NFKC-case-folded name (``ALICE`` and
   ``аlice`` are ``alice``) and ``shape`` = the case-folded skeleton of the NFKC
   name (``paypaI`` with a capital I is ``paypal``: the skeleton maps ``I`` to
   ``l`` before case folding would turn it into ``i``). A name conflicts with a
-  taken one when either key is equal.
+  taken one when either key is equal. Both keys also fold what the confusables
+  table leaves apart: the marks of the Combining Diacritical Marks blocks are
+  dropped (a visible accent or dot does not make a distinct name: ``alịce``,
+  ``álice`` and ``alice`` are one), a Latin small capital is its letter
+  (``ᴍ`` is ``m``), and ``vv`` is ``w`` and ``ʍ`` (where the skeleton puts the
+  Cyrillic ``м``) is ``m``.
 
 The Unicode data (the ``Default_Ignorable_Code_Point`` property and the
 confusables of UTS #39, ``confusables.txt``) comes from ICU, the Unicode
@@ -33,9 +44,19 @@ from typing import NamedTuple
 
 import icu
 
-__all__ = ["KEY_VERSION", "UsernameKeys", "invisible_problem", "username_keys", "skeleton"]
+__all__ = [
+    "KEY_VERSION",
+    "UsernameKeys",
+    "invisible_problem",
+    "mixed_script_problem",
+    "username_problem",
+    "username_keys",
+    "skeleton",
+]
 
-_KEY_RULES = 2  # bump when the rules below change (1: NFKC + casefold only)
+# Bump when the rules below change (1: NFKC + casefold only; 2: + skeletons;
+# 3: + diacritics dropped, small capitals, vv and turned w).
+_KEY_RULES = 3
 KEY_VERSION = f"{_KEY_RULES}:{icu.UNICODE_VERSION}"
 """What the stored keys were computed with: the rules and ICU's Unicode version."""
 
@@ -44,6 +65,27 @@ _REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 _BLANK = frozenset({"\u2800", "\u3164", "\uffa0", "\u115f", "\u1160", "\u17b4", "\u17b5"})
 _DI = icu.UProperty.DEFAULT_IGNORABLE_CODE_POINT
 _local = threading.local()
+
+# The generic marks (Script=Inherited, shared by every script): accents, dots, rings,
+# overlays. Script-specific marks (Indic vowel signs, kana voicing) stay: there they
+# are letters of the word, not decoration on a Latin-looking one.
+_DIACRITIC_BLOCKS = (
+    (0x0300, 0x036F),  # Combining Diacritical Marks
+    (0x1AB0, 0x1AFF),  # ... Extended
+    (0x1DC0, 0x1DFF),  # ... Supplement
+    (0x20D0, 0x20FF),  # ... for Symbols
+    (0xFE20, 0xFE2F),  # Combining Half Marks
+)
+# Latin small capitals read as their letter; the confusables table maps few of them.
+_SMALL_CAPITALS = {
+    0x1D00: "a", 0x0299: "b", 0x1D04: "c", 0x1D05: "d", 0x1D07: "e", 0xA730: "f",
+    0x0262: "g", 0x029C: "h", 0x026A: "i", 0x1D0A: "j", 0x1D0B: "k", 0x029F: "l",
+    0x1D0D: "m", 0x0274: "n", 0x1D0F: "o", 0x1D18: "p", 0xA7AF: "q", 0x0280: "r",
+    0xA731: "s", 0x1D1B: "t", 0x1D1C: "u", 0x1D20: "v", 0x1D21: "w", 0x028F: "y",
+    0x1D22: "z",
+}  # fmt: skip
+# Applied to a skeleton: look-alikes the confusables table does not pair.
+_SKELETON_FOLDS = (("\u028d", "rn"), ("vv", "w"))  # turned w (Cyrillic м's skeleton) -> m's
 
 
 class UsernameKeys(NamedTuple):
@@ -69,12 +111,52 @@ def skeleton(text: str) -> str:
     return str(_checker().getSkeleton(0, text))
 
 
+def _is_diacritic(ch: str) -> bool:
+    code = ord(ch)
+    return any(low <= code <= high for low, high in _DIACRITIC_BLOCKS)
+
+
+def _bare(text: str) -> str:
+    """``text`` in NFKC without the marks of the diacritics blocks."""
+    decomposed = unicodedata.normalize("NFD", text)
+    return _nfkc("".join(ch for ch in decomposed if not _is_diacritic(ch)))
+
+
+def _key(skeleton_text: str) -> str:
+    key = _bare(skeleton_text.casefold())
+    for seen, same in _SKELETON_FOLDS:
+        key = key.replace(seen, same)
+    return key
+
+
 def username_keys(username: str) -> UsernameKeys:
     """The two keys under which ``username`` is unique on its site."""
-    nfkc = _nfkc(username)
-    fold = _nfkc(skeleton(_nfkc(nfkc.casefold())).casefold())
-    shape = _nfkc(skeleton(nfkc).casefold())
+    base = _bare(_nfkc(username).translate(_SMALL_CAPITALS))
+    fold = _key(skeleton(_bare(base.casefold())))
+    shape = _key(skeleton(base))
     return UsernameKeys(fold, shape)
+
+
+def _script_checker() -> icu.SpoofChecker:
+    checker: icu.SpoofChecker | None = getattr(_local, "script_checker", None)
+    if checker is None:
+        checker = _local.script_checker = icu.SpoofChecker()
+        checker.setChecks(icu.USpoofChecks.RESTRICTION_LEVEL)
+        checker.setRestrictionLevel(icu.URestrictionLevel.HIGHLY_RESTRICTIVE)
+    return checker
+
+
+def mixed_script_problem(username: str) -> str | None:
+    """Why ``username`` mixes scripts beyond UTS #39 "Highly Restrictive"; ``None`` if fine."""
+    nfkc = _nfkc(username)
+    if not _script_checker().check(nfkc):
+        return None
+    scripts: list[str] = []
+    for ch in nfkc:
+        name = str(icu.Script.getScript(ch).getName())
+        if name not in ("Common", "Inherited", *scripts):
+            scripts.append(name)
+    return f"mixes scripts ({' and '.join(scripts)}), which lets it pass for another name"
 
 
 def invisible_problem(username: str) -> str | None:
@@ -94,3 +176,8 @@ def invisible_problem(username: str) -> str | None:
         if ch in _BLANK or ch.isspace() or unicodedata.category(ch) == "Zs":
             return f"holds a blank character ({code})"
     return None
+
+
+def username_problem(username: str) -> str | None:
+    """Why ``username`` is refused outright (invisible characters, mixed scripts); or ``None``."""
+    return invisible_problem(username) or mixed_script_problem(username)

@@ -110,8 +110,8 @@ def _header(headers: Mapping[str, str], name: str) -> str | None:
 
 def _leaks(location: str, token: str | None) -> bool:
     text = unquote(location)
-    if token and (token in text or token.split(" ")[0] in text):
-        return True
+    if token and (token in text or any(len(p) >= 16 and p in text for p in token.split(" "))):
+        return True  # the whole token, its message or its signature
     return "ssodata" in text.lower() or _TOKEN_IN_TEXT.search(text) is not None
 
 
@@ -173,9 +173,14 @@ def _signature_finding(secret: bytes, message: str, timestamp: int, signature: s
     return Finding("bad_signature", "the signature does not match the secret", fix)
 
 
-def _redirect_finding(locations: list[str], left_origin: bool) -> Finding:
+def _redirect_finding(locations: list[str], left_origin: bool, token: str | None) -> Finding:
     last = locations[-1]
-    shown = repr(last if len(last) <= 120 else last[:119] + "…")
+    if _leaks(last, token):
+        # A URL that carries ssoData is a credential: no part of it (not even the
+        # timestamp) is printed; redirect_leak says what is wrong.
+        shown = "a URL that carries ssoData (not shown)"
+    else:
+        shown = repr(last if len(last) <= 120 else last[:119] + "…")
     hops = f"{len(locations)} redirect(s), the last to {shown}"
     if left_origin:
         return Finding(
@@ -218,7 +223,7 @@ def diagnose_answer(
 
     redirects = list(redirects)
     if redirects:
-        report.warnings.append(_redirect_finding(redirects, left_origin))
+        report.warnings.append(_redirect_finding(redirects, left_origin, token))
     for location in redirects:
         if _leaks(location, token):
             problems.append(

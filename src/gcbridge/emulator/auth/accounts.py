@@ -35,7 +35,7 @@ from gcbridge.emulator.errors import ApiError, invalid
 from gcbridge.emulator.inputs import EMAIL, USERNAME, StrictBody, unsafe_text
 from gcbridge.emulator.openapi import error_responses
 from gcbridge.emulator.state import state_of
-from gcbridge.emulator.usernames import invisible_problem
+from gcbridge.emulator.usernames import username_problem
 
 __all__ = ["router", "bearer_token", "require_user", "default_avatar"]
 
@@ -148,10 +148,12 @@ async def sso_login(body: SsoLoginBody, request: Request) -> Response:
         # A refused user says which field and the field meant (never the token).
         detail = f": {exc}" if exc.reason == "bad_user" else ""
         raise ApiError(401, "sso_invalid", f"ssoData rejected ({exc.reason}){detail}") from None
-    if unsafe_text(sso.username) or invisible_problem(sso.username) is not None:
-        # Control, bidi-override, default-ignorable and blank characters let one name pose
-        # as another; the message names the character's code point, never the token.
-        why = invisible_problem(sso.username) or "holds a control or format character"
+    username_refused = username_problem(sso.username)
+    if unsafe_text(sso.username) or username_refused is not None:
+        # Control, bidi-override, default-ignorable and blank characters, and a mixture of
+        # scripts, let one name pose as another; the message names the character's code
+        # point or the scripts, never the token.
+        why = username_refused or "holds a control or format character"
         raise ApiError(401, "sso_invalid", f"ssoData rejected (bad_username): the username {why}")
     if unsafe_text(sso.email):
         raise ApiError(401, "sso_invalid", "ssoData rejected (bad_email)")
