@@ -275,12 +275,20 @@ REASONS: dict[str, tuple[str, str]] = {
         "start it with `--clock manual`, or freeze it first",
     ),
     "dispatcher_stopped": ("the delivery dispatcher has stopped", "restart the emulator"),
+    "advance_interrupted": (
+        "the advance stopped where it stood: its client disconnected, or a reset or a restore came",
+        "advance again once the reset or restore is done; the clock stays where it had moved",
+    ),
     "invalid_snapshot_name": (
         "a snapshot name of letters, digits, `-`, `_` and `.` is expected",
         "use a plain name such as `before-test`",
     ),
     "snapshot_not_found": ("no snapshot of this name", "list them: `GET /_emulator/snapshots`"),
     "snapshot_unreadable": ("the snapshot cannot be restored", "save it again with this version"),
+    "snapshot_too_new": (
+        "the snapshot was saved by a newer gc-bridge (a later schema version)",
+        "restore it with that version, or save a new snapshot with this one",
+    ),
     # --- emulator: configuration and start-up
     "emulator_error": (
         "an emulator problem (the base of its errors)",
@@ -294,6 +302,10 @@ REASONS: dict[str, tuple[str, str]] = {
     "bad_data_dir": (
         "the data directory cannot be created or used",
         "give a writable directory with `--data-dir`",
+    ),
+    "data_dir_too_new": (
+        "the data directory was written by a newer gc-bridge (a later schema version)",
+        "run that version on it, or give this one another `--data-dir`",
     ),
     "data_dir_in_use": (
         "another emulator uses this data directory",
