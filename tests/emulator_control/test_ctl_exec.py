@@ -383,3 +383,59 @@ def test_a_command_run_in_a_terminal_can_read_it(tmp_path: Path) -> None:
         os.close(fd)
     assert b"got hello" in out, out
     assert status is not None and os.waitstatus_to_exitcode(status) == 0, out
+
+
+def _start_refused(tmp_path: Path, *options: str, **env: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        gcbridge("emulator", "exec", *options, "--", "true"),
+        env=base_env(**env),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=tmp_path,
+    )
+
+
+@pytest.mark.parametrize(
+    "token",
+    [
+        "ключ-администратора-0123456789",  # outside Latin-1: no client can send it
+        "jeton-d'accès-0123456789",  # Latin-1, not ASCII: httpx cannot send it
+        "two words of an admin token",
+    ],
+)
+def test_an_admin_token_no_header_can_carry_is_refused_at_start(
+    tmp_path: Path, token: str
+) -> None:
+    result = _start_refused(tmp_path, "--ephemeral", "--admin-token-env", "TOK", TOK=token)
+    assert result.returncode == 1, result.stderr
+    assert result.stderr.startswith("gcbridge: error [bad_admin_token]: --admin-token-env TOK")
+    assert len(result.stderr.splitlines()) == 1
+    assert token not in result.stderr  # a secret is never printed
+
+
+@pytest.mark.parametrize(
+    "content",
+    [b"\xff\xfe\x00 not a token at all, not even text", "ключ-администратора-0123456789".encode()],
+)
+def test_an_admin_token_file_of_odd_bytes_is_one_line_and_kept(
+    tmp_path: Path, content: bytes
+) -> None:
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "admin-token").write_bytes(content)
+    result = _start_refused(tmp_path, "--data-dir", str(data))
+    assert result.returncode == 1, result.stderr
+    assert result.stderr.startswith("gcbridge: error [bad_admin_token_file]: admin token file ")
+    assert len(result.stderr.splitlines()) == 1
+    assert (data / "admin-token").read_bytes() == content  # never overwritten
+
+
+def test_a_directory_in_place_of_the_admin_token_file_is_one_line(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    (data / "admin-token").mkdir(parents=True)
+    result = _start_refused(tmp_path, "--data-dir", str(data))
+    assert result.returncode == 1, result.stderr
+    assert result.stderr.startswith("gcbridge: error [bad_admin_token_file]: admin token file ")
+    assert "cannot be read" in result.stderr
+    assert len(result.stderr.splitlines()) == 1

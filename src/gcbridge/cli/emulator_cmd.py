@@ -207,16 +207,23 @@ def admin_token_from(args: argparse.Namespace) -> str | None:
     """The admin token named by ``--admin-token-env``, or ``None`` (generated in the data dir)."""
     import os
 
+    from gcbridge.emulator.control.token import MIN_LENGTH, admin_token_problem
     from gcbridge.emulator.errors import ConfigError
 
     if not args.admin_token_env:
         return None
     value = os.environ.get(args.admin_token_env, "").strip()
-    if len(value) < 16:
+    if len(value) < MIN_LENGTH:
         raise ConfigError(
             f"--admin-token-env {args.admin_token_env}: the variable must hold a token of"
-            " at least 16 characters",
+            f" at least {MIN_LENGTH} characters",
             reason="admin_token_env_unset",
+        )
+    problem = admin_token_problem(value)
+    if problem is not None:
+        raise ConfigError(
+            f"--admin-token-env {args.admin_token_env}: not a usable token ({problem})",
+            reason="bad_admin_token",
         )
     return value
 
