@@ -24,6 +24,7 @@ from types import FrameType
 
 from gcbridge import __version__
 from gcbridge.errors import GcBridgeError
+from gcbridge.output import flush_output, watched_stdout
 from gcbridge.signals import STOP_SIGNALS, held_until_known, stop_line
 
 __all__ = ["main", "build_parser"]
@@ -113,10 +114,26 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     Errors are one line on stderr, ``gcbridge: error [reason]: ...``: exit 1, or 2
     for a usage problem such as a missing extra. SIGINT / SIGTERM / SIGHUP stop any
-    command with one line and exit 130 / 143 / 129, at any instant: while the parser is built (its
-    imports) they are held back, and arrive once the command is known. A command may
-    answer Ctrl-C itself (see :func:`_stopped`).
+    command with one line and exit 130 / 143 / 129, at any instant: while the parser
+    is built (its imports) they are held back, and arrive once the command is known. A
+    command may answer Ctrl-C itself (see :func:`_stopped`). Standard output closed
+    (``| head``) or full is answered for every command in one place
+    (:mod:`gcbridge.output`): quietly 141, or one ``output_unwritable`` line.
     """
+    with watched_stdout() as watch:
+        try:
+            try:
+                return _main(argv)
+            finally:
+                flush_output()  # here, where a failure can be answered, not at exit
+        except OSError as exc:
+            status = watch.answer(exc, "gcbridge")
+            if status is None:
+                raise
+            return status
+
+
+def _main(argv: Sequence[str] | None) -> int:
     args: argparse.Namespace | None = None
     try:
         with _sigterm_as_exception():
