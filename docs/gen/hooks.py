@@ -8,7 +8,8 @@ and raise sites. ``on_page_markdown`` puts the harness matrix's size and cost
 wherever a page says ``[[harness-matrix]]``, and refuses a page that cites the
 service's specification (``SPEC_CITATION``): readers do not have that document.
 The defaults a page prints are formatted from their constants (:func:`defaults`):
-``[[retry-delays]]``, ``[[retry-span]]``, ``[[retry-table]]``, ``[[webhook-tolerance]]``.
+``[[retry-delays]]``, ``[[retry-span]]``, ``[[retry-table]]``, ``[[webhook-tolerance]]``,
+``[[emulator-clock-timeout]]``.
 """
 
 from __future__ import annotations
@@ -55,6 +56,7 @@ def defaults() -> dict[str, str]:
     """The defaults pages print, each formatted from its constant in the code."""
     from gcbridge.emulator.settings import DEFAULT_RETRY_SCHEDULE as schedule
     from gcbridge.emulator.webhooks.schedule import duration_text, schedule_text
+    from gcbridge.webhooks.emulator_clock import DEFAULT_TIMEOUT as clock_timeout
     from gcbridge.webhooks.signature import DEFAULT_TOLERANCE
 
     ordinals = {1: "1st", 2: "2nd", 3: "3rd"}
@@ -69,6 +71,7 @@ def defaults() -> dict[str, str]:
         "[[retry-span]]": f"{len(schedule)} attempts over {span}",
         "[[retry-table]]": "\n".join(["| attempt | after the previous one |", "|---|---|", *rows]),
         "[[webhook-tolerance]]": f"±{duration_text(DEFAULT_TOLERANCE)}",
+        "[[emulator-clock-timeout]]": f"{clock_timeout:g} s",
     }
 
 

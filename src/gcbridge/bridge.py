@@ -23,6 +23,7 @@ from pathlib import Path
 from gcbridge.errors import GcBridgeError
 
 __all__ = [
+    "APP_FILE_NAME",
     "TS_SUFFIXES",
     "BridgeError",
     "BridgeScript",
@@ -33,6 +34,11 @@ __all__ = [
     "source_from_typescript",
     "typescript_module",
 ]
+
+APP_FILE_NAME = "gc-bridge.js"
+"""The name of bridge.js in an app: the iOS and Android kits load it by this name (from the
+bundle, from ``assets/``; ``bridge/platforms/sync_kits.py`` writes it), and every example
+path of the docs, quick starts and CI recipes uses it."""
 
 # Also matches minified copies (any quote, any spacing, mid-line).
 _VERSION_RE = re.compile(r"""\bvar VERSION\s*=\s*(['"])([^'"\\]+)\1""")

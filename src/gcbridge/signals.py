@@ -1,6 +1,7 @@
 """Stop signals: which they are, holding them back, and the line a stopped command prints.
 
-SIGINT (Ctrl-C) and SIGTERM stop every long-running command. Each one ends with one
+SIGINT (Ctrl-C) and SIGTERM stop every long-running command, and so does SIGHUP (the
+terminal or the session went away), taken as a SIGTERM. Each one ends with one
 line, :func:`stop_line`, and the shell's status 128 + the signal number. Where an
 object must not be half-made when a signal lands (an event loop, a coroutine, the
 CLI's parser while it imports), :func:`signals_deferred` holds them back.
@@ -15,12 +16,15 @@ from contextlib import contextmanager
 
 __all__ = ["STOP_SIGNALS", "held_until_known", "signal_mask", "signals_deferred", "stop_line"]
 
-STOP_SIGNALS = frozenset({signal.SIGINT, signal.SIGTERM})
+STOP_SIGNALS = frozenset(
+    {signal.SIGINT, signal.SIGTERM} | ({signal.SIGHUP} if hasattr(signal, "SIGHUP") else set())
+)
+"""The signals that stop a command: Ctrl-C, SIGTERM, and SIGHUP where there is one."""
 
 
 @contextmanager
 def signals_deferred() -> Iterator[frozenset[int] | None]:
-    """Hold Ctrl-C and SIGTERM back for the block; they arrive as it ends.
+    """Hold the stop signals (:data:`STOP_SIGNALS`) back for the block; they arrive as it ends.
 
     An event loop half-built or half-closed when ``KeyboardInterrupt`` lands in it
     prints "Exception ignored ... no attribute '_ssock'" as it is collected. Blocked
@@ -53,7 +57,7 @@ def signal_mask(how: int, signals: Iterable[int]) -> Iterator[frozenset[int] | N
 
 @contextmanager
 def held_until_known() -> Iterator[None]:
-    """Hold SIGINT and SIGTERM back for the block, then let them in, whatever came before.
+    """Hold the stop signals back for the block, then let them in, whatever came before.
 
     For a command's start, until it is known what the command answers to a stop: the
     console script holds them from its first line (:mod:`gcbridge.console`), so the

@@ -2,6 +2,7 @@
 
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -55,3 +56,72 @@ def test_sdk_cli_does_not_import_heavy_parts():
     )
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert run.returncode == 0, run.stdout + run.stderr
+
+
+OUTPUT_COMMANDS = [
+    ["-m", "gcbridge", "webhooks", "schema"],
+    ["-m", "gcbridge", "webhooks", "schema", "--list"],
+    ["-m", "gcbridge", "bridge", "--print"],
+    [
+        "-m",
+        "gcbridge",
+        "sso",
+        "issue",
+        "--secret-env",
+        "S",
+        "--id",
+        "u1",
+        "--username",
+        "Ann",
+        "--email",
+        "ann@example.com",
+    ],
+    ["-m", "gcbridge.vectors"],
+]
+
+
+def _closed_pipe() -> int:
+    """The write end of a pipe whose reader has gone (what ``| head -c 10`` leaves)."""
+    import os
+
+    read, write = os.pipe()
+    os.close(read)
+    return write
+
+
+@pytest.mark.parametrize("argv", OUTPUT_COMMANDS, ids=" ".join)
+def test_a_closed_stdout_ends_a_command_quietly(argv):
+    import os
+
+    pipe = _closed_pipe()
+    try:
+        run = subprocess.run(
+            [sys.executable, *argv],
+            stdout=pipe,
+            stderr=subprocess.PIPE,
+            text=True,
+            env={**os.environ, "S": "sso-secret-of-the-test-0123456789"},
+            timeout=60,
+        )
+    finally:
+        os.close(pipe)
+    assert (run.returncode, run.stderr) == (141, "")  # 128 + SIGPIPE, as any Unix tool
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full")
+@pytest.mark.parametrize("argv", OUTPUT_COMMANDS, ids=" ".join)
+def test_a_full_stdout_is_one_line_with_a_reason(argv):
+    import os
+
+    with open("/dev/full", "w") as full:
+        run = subprocess.run(
+            [sys.executable, *argv],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            env={**os.environ, "S": "sso-secret-of-the-test-0123456789"},
+            timeout=60,
+        )
+    assert run.returncode == 1
+    assert len(run.stderr.splitlines()) == 1, run.stderr
+    assert "error [output_unwritable]: cannot write to standard output" in run.stderr

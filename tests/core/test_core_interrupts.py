@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -182,3 +183,28 @@ def test_a_stop_that_pydantic_core_turned_into_text_is_still_the_stop(monkeypatc
     monkeypatch.setattr(cli, "build_parser", lambda: _parser_running(wrapped))
     assert cli.main(["bridge"]) == 130
     assert capsys.readouterr().err == "gcbridge bridge: stopped (SIGINT)\n"
+
+
+def test_the_console_script_holds_every_stop_signal_from_its_first_line() -> None:
+    from gcbridge import console
+    from gcbridge.signals import STOP_SIGNALS
+
+    assert console.HELD == STOP_SIGNALS
+    assert signal.SIGHUP in STOP_SIGNALS  # a closed terminal stops a command as SIGTERM does
+
+
+def test_a_hang_up_stops_any_command_with_one_line(monkeypatch, capsys) -> None:
+    def hung_up(args: argparse.Namespace) -> int:
+        os.kill(os.getpid(), signal.SIGHUP)
+        raise AssertionError("SIGHUP did not stop the command")
+
+    def unhandled(signum: int, frame: object) -> None:  # not the default: it ends pytest
+        raise AssertionError("SIGHUP reached a handler other than the command line's")
+
+    monkeypatch.setattr(cli, "build_parser", lambda: _parser_running(hung_up))
+    previous = signal.signal(signal.SIGHUP, unhandled)
+    try:
+        assert cli.main(["bridge"]) == 129
+    finally:
+        signal.signal(signal.SIGHUP, previous)
+    assert capsys.readouterr().err == "gcbridge bridge: stopped (SIGHUP)\n"

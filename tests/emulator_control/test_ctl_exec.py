@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -150,27 +151,30 @@ def test_exec_usage_errors_are_one_line_with_a_reason(
     assert f"[{reason}]" in result.stderr
 
 
-def _exec_started(tmp_path: Path, on_signal: str, **popen: Any) -> subprocess.Popen[str]:
-    """``emulator exec`` running a command that handles a signal (``on_signal``, a line of
-    Python), returned once the command has started under the emulator."""
+def _exec_started(
+    tmp_path: Path, on_signal: str, env: dict[str, str] | None = None, **popen: Any
+) -> subprocess.Popen[str]:
+    """``emulator exec`` running a command that handles a signal (``on_signal``, Python
+    lines), returned once the command has started under the emulator. The command writes
+    its process id to ``tmp_path / "started"``."""
     marker = tmp_path / "started"
     script = (
-        "import pathlib, signal, sys, time\n"
+        "import os, pathlib, signal, subprocess, sys, time\n"
         f"{on_signal}\n"
-        "pathlib.Path(sys.argv[1]).write_text('x'); time.sleep(600)"
+        "pathlib.Path(sys.argv[1]).write_text(str(os.getpid())); time.sleep(600)"
     )
     proc = subprocess.Popen(
         gcbridge(
             "emulator", "exec", "--ephemeral", "--", sys.executable, "-c", script, str(marker)
         ),
-        env=base_env(),
+        env=env or base_env(),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
         **popen,
     )
     deadline = time.monotonic() + 60
-    while not marker.exists():
+    while not (marker.exists() and marker.read_text()):
         if proc.poll() is not None or time.monotonic() > deadline:
             if proc.poll() is None:
                 if popen.get("start_new_session"):
@@ -210,6 +214,100 @@ def test_sigterm_is_passed_on_to_the_command(tmp_path: Path) -> None:
             proc.kill()
     assert proc.returncode == 143, err
     assert "Traceback" not in err
+
+
+def _running(pid: int) -> bool:
+    """Whether process ``pid`` exists and is not a zombie (ended, not yet reaped)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] not in ("Z", "X")
+
+
+def _gone_within(pid: int, seconds: float = 60.0) -> bool:
+    deadline = time.monotonic() + seconds
+    while _running(pid):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
+
+
+def _kill(pid: int) -> None:
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(pid, signal.SIGKILL)
+
+
+def test_sighup_is_taken_as_sigterm_and_the_ephemeral_dir_is_removed(tmp_path: Path) -> None:
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    got = tmp_path / "got"
+    proc = _exec_started(
+        tmp_path,
+        f"signal.signal(signal.SIGTERM, lambda *a: (pathlib.Path({str(got)!r}).write_text("
+        "'SIGTERM'), sys.exit(9)))",
+        env=base_env(TMPDIR=str(temp)),
+    )
+    command = int((tmp_path / "started").read_text())
+    assert [p.name[:18] for p in temp.iterdir()] == ["gcbridge-emulator-"]
+    try:
+        proc.send_signal(signal.SIGHUP)  # the terminal closed
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        _kill(command)
+    assert proc.returncode == 129, err
+    assert err.splitlines()[-1] == "gcbridge emulator exec: stopped (SIGHUP)"
+    assert got.read_text() == "SIGTERM"  # the command was asked to stop as by SIGTERM
+    assert _gone_within(command)
+    assert list(temp.iterdir()) == []  # admin token, account token, SSO secret: all gone
+
+
+def test_sigterm_stops_the_commands_own_children_too(tmp_path: Path) -> None:
+    child_pid = tmp_path / "child"
+    # the command starts a child of its own, then exits on SIGTERM without stopping it
+    proc = _exec_started(
+        tmp_path,
+        "child = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(600)'])\n"
+        f"pathlib.Path({str(child_pid)!r}).write_text(str(child.pid))\n"
+        "signal.signal(signal.SIGTERM, lambda *a: os._exit(9))",
+    )
+    grandchild = int(child_pid.read_text())
+    try:
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=60)
+        assert proc.returncode == 143, err
+        assert _gone_within(grandchild), "the command's child outlived exec's stop"
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        _kill(grandchild)
+
+
+def test_the_emulator_with_ephemeral_removes_its_data_on_sighup(tmp_path: Path) -> None:
+    proc = subprocess.Popen(
+        gcbridge("emulator", "--ephemeral", "--port", "0"),
+        env=base_env(TMPDIR=str(tmp_path)),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            if line.startswith("gcbridge emulator ready on"):
+                break
+        assert [p.name[:18] for p in tmp_path.iterdir()] == ["gcbridge-emulator-"]
+        proc.send_signal(signal.SIGHUP)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 129, err
+    assert err.splitlines()[-1] == "gcbridge emulator: stopped (SIGHUP)"
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_the_emulator_with_ephemeral_removes_its_data_at_exit(tmp_path: Path) -> None:
@@ -254,3 +352,90 @@ def test_a_command_ended_by_a_signal_gives_128_plus_its_number(tmp_path: Path) -
         cwd=tmp_path,
     )
     assert result.returncode == 143, result.stderr
+
+
+def test_a_command_run_in_a_terminal_can_read_it(tmp_path: Path) -> None:
+    # The command has a process group of its own: it gets the terminal while it runs
+    # (as a shell's job does), or reading it would stop it (SIGTTIN) for good.
+    import pty
+    import select
+
+    argv = gcbridge("emulator", "exec", "--ephemeral", "--", sys.executable, "-c")
+    argv.append("print('got', input())")
+    pid, fd = pty.fork()
+    if pid == 0:  # pragma: no cover (the child)
+        os.chdir(tmp_path)
+        os.execve(sys.executable, argv, base_env())
+    out, status = b"", None
+    try:
+        os.write(fd, b"hello\n")  # kept by the terminal until read
+        deadline = time.monotonic() + 60
+        while status is None and time.monotonic() < deadline:
+            if select.select([fd], [], [], 0.2)[0]:
+                with contextlib.suppress(OSError):  # the terminal closed: all have exited
+                    out += os.read(fd, 1024)
+            done, code = os.waitpid(pid, os.WNOHANG)
+            status = code if done else None
+    finally:
+        if status is None:
+            os.killpg(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+        os.close(fd)
+    assert b"got hello" in out, out
+    assert status is not None and os.waitstatus_to_exitcode(status) == 0, out
+
+
+def _start_refused(tmp_path: Path, *options: str, **env: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        gcbridge("emulator", "exec", *options, "--", "true"),
+        env=base_env(**env),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=tmp_path,
+    )
+
+
+@pytest.mark.parametrize(
+    "token",
+    [
+        "ключ-администратора-0123456789",  # outside Latin-1: no client can send it
+        "jeton-d'accès-0123456789",  # Latin-1, not ASCII: httpx cannot send it
+        "two words of an admin token",
+    ],
+)
+def test_an_admin_token_no_header_can_carry_is_refused_at_start(
+    tmp_path: Path, token: str
+) -> None:
+    result = _start_refused(tmp_path, "--ephemeral", "--admin-token-env", "TOK", TOK=token)
+    assert result.returncode == 1, result.stderr
+    assert result.stderr.startswith("gcbridge: error [bad_admin_token]: --admin-token-env TOK")
+    assert len(result.stderr.splitlines()) == 1
+    assert token not in result.stderr  # a secret is never printed
+
+
+@pytest.mark.parametrize(
+    "content",
+    [b"\xff\xfe\x00 not a token at all, not even text", "ключ-администратора-0123456789".encode()],
+)
+def test_an_admin_token_file_of_odd_bytes_is_one_line_and_kept(
+    tmp_path: Path, content: bytes
+) -> None:
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "admin-token").write_bytes(content)
+    result = _start_refused(tmp_path, "--data-dir", str(data))
+    assert result.returncode == 1, result.stderr
+    assert result.stderr.startswith("gcbridge: error [bad_admin_token_file]: admin token file ")
+    assert len(result.stderr.splitlines()) == 1
+    assert (data / "admin-token").read_bytes() == content  # never overwritten
+
+
+def test_a_directory_in_place_of_the_admin_token_file_is_one_line(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    (data / "admin-token").mkdir(parents=True)
+    result = _start_refused(tmp_path, "--data-dir", str(data))
+    assert result.returncode == 1, result.stderr
+    assert result.stderr.startswith("gcbridge: error [bad_admin_token_file]: admin token file ")
+    assert "cannot be read" in result.stderr
+    assert len(result.stderr.splitlines()) == 1

@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+import socket
+from collections.abc import Callable, Iterator
 
+import httpx
 import pytest
 from ctl_support import Client
 from fastapi import Depends, FastAPI
 from fastapi.responses import JSONResponse
 
-from gcbridge.serving import BackgroundServer
+from gcbridge.serving import BackgroundServer, bind_socket
 from gcbridge.webhooks import EmulatorClock, WebhookEvent
 from gcbridge.webhooks.emulator_clock import EmulatorClockError
 from gcbridge.webhooks.listen import create_app
-from gcbridge.webhooks.receiver import WebhookReceiver
+from gcbridge.webhooks.receiver import UNAVAILABLE_RETRY_AFTER, WebhookReceiver
 from gcbridge.webhooks.respond import Responder
 
 
@@ -120,3 +123,66 @@ def test_on_the_wall_clock_the_same_retry_is_refused_as_too_new(client: Client) 
     # the fourth attempt is 1260 s after the first: beyond the 300 s window of the wall
     assert [a["response_code"] for a in call["attempts"]] == [500, 500, 500, 401]
     assert "timestamp_too_new" in lines[-1]
+
+
+@contextlib.contextmanager
+def _silent_emulator(kind: str) -> Iterator[tuple[str, socket.socket | None]]:
+    """The URL of an emulator that stopped answering: its port refused, or hanging (it
+    accepts connections, the backlog of a socket never served, and never answers)."""
+    sock = bind_socket()
+    url = f"http://127.0.0.1:{sock.getsockname()[1]}"
+    if kind == "refused":
+        sock.close()
+        yield url, None
+        return
+    try:
+        yield url, sock
+    finally:
+        sock.close()
+
+
+@pytest.mark.parametrize("kind", ["refused", "hanging"])
+def test_listen_answers_503_when_its_emulator_stopped_answering(kind: str) -> None:
+    import time
+
+    from gcbridge.webhooks.testing import encode_event, sample_event, signed_headers
+
+    lines: list[str] = []
+    with _silent_emulator(kind) as (url, _):
+        clock = EmulatorClock(url, timeout=0.3)
+        app = create_app("whsec_clock", out=lines.append, clock=clock)
+        with BackgroundServer(lambda port: app) as server:
+            body = encode_event(sample_event())
+            headers = signed_headers("whsec_clock", body, timestamp_ms=int(time.time() * 1000))
+            response = httpx.post(server.url + "/hook", content=body, headers=headers, timeout=30)
+    # as for a delivery log it cannot reach: the service retries later
+    assert response.status_code == 503, response.text
+    assert response.json()["error"] == "emulator_clock_unavailable"
+    assert response.headers["retry-after"] == str(UNAVAILABLE_RETRY_AFTER)
+    assert lines[0].split()[:2] == ["SKIPPED", "emulator_clock_unavailable"]
+
+
+def test_an_emulator_that_does_not_answer_is_asked_once() -> None:
+    with _silent_emulator("hanging") as (url, sock):
+        assert sock is not None
+        with pytest.raises(EmulatorClockError) as info:
+            EmulatorClock(url, timeout=0.3).now()
+        sock.setblocking(False)
+        connections = []
+        with contextlib.suppress(BlockingIOError):
+            while True:
+                connections.append(sock.accept()[0])
+        for conn in connections:
+            conn.close()
+    assert info.value.reason == "emulator_clock_unavailable"
+    assert "no answer in time" in str(info.value)
+    assert len(connections) == 1  # not a second wait as long on a new connection
+
+
+def test_the_emulator_clock_waits_a_short_documented_time() -> None:
+    import inspect
+
+    from gcbridge.webhooks.emulator_clock import DEFAULT_TIMEOUT
+
+    default = inspect.signature(EmulatorClock).parameters["timeout"].default
+    assert default == DEFAULT_TIMEOUT <= 2.0

@@ -25,7 +25,7 @@ import pytest
 import yaml
 from test_harness_diagnosis import SSO_IN_URL
 
-from gcbridge.bridge import script
+from gcbridge.bridge import APP_FILE_NAME, script
 from gcbridge.browser import find_chromium
 
 pytestmark = [
@@ -91,7 +91,7 @@ def test_ci_recipe_runs_from_a_clean_directory(
     (work / "ci").mkdir(parents=True)
     (work / "ci" / wheel.name).write_bytes(wheel.read_bytes())
     (work / "App" / "Resources").mkdir(parents=True)
-    (work / "App" / "Resources" / "bridge.js").write_text(script().text, encoding="utf-8")
+    (work / "App" / "Resources" / APP_FILE_NAME).write_text(script().text, encoding="utf-8")
     env = _environ(bin_dir)
 
     outputs = []

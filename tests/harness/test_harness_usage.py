@@ -7,6 +7,10 @@ where none does (a usage error, a collection): the same plugins load either way.
 
 from __future__ import annotations
 
+import ast
+from collections.abc import Iterator
+from pathlib import Path
+
 import pytest
 from gcbridge_harness.engines import ENGINES, engine_status
 
@@ -109,6 +113,32 @@ def test_ids_do_not_depend_on_where_the_bridge_lives(pytester: pytest.Pytester) 
         assert nodeid.startswith("gcbridge_harness/scenarios/test_"), nodeid
 
 
+def test_k_with_an_engine_name_selects_only_that_engines_runs(pytester: pytest.Pytester) -> None:
+    # -k matches every keyword of a run: its test's name, its module, each parameter. An
+    # engine's name anywhere but in the engine parameter selects another engine's runs.
+    items, _ = pytester.inline_genitems(*HARNESS)
+    assert len(items) >= 50
+    for item in items:
+        params = getattr(item, "callspec", None)
+        others = [
+            str(value)
+            for key, value in (params.params if params else {}).items()
+            if key != "engine"
+        ]
+        names = [getattr(item, "originalname", item.name), item.module.__name__, *others]
+        for engine in ENGINES:
+            assert not [n for n in names if engine in n.lower()], (engine, item.nodeid)
+    present = {item.callspec.params["engine"] for item in items}  # the engines found here
+    for engine in present:
+        collected, recorder = pytester.inline_genitems(*HARNESS, "-k", engine)
+        dropped = {
+            item.nodeid for call in recorder.getcalls("pytest_deselected") for item in call.items
+        }
+        selected = [item for item in collected if item.nodeid not in dropped]
+        assert selected and len(selected) < len(collected)
+        assert {item.callspec.params["engine"] for item in selected} == {engine}
+
+
 @pytest.mark.browser
 def test_browser_that_cannot_launch_stops_the_run_with_one_line(pytester: pytest.Pytester) -> None:
     result = _run(pytester, "--gc-browser=/bin/false", "-k", "login_on_ready")
@@ -195,3 +225,34 @@ def test_gc_wait_bounds_how_long_a_scenario_waits(pytester: pytest.Pytester) -> 
     )
     assert result.ret == pytest.ExitCode.TESTS_FAILED, result.stdout.str()
     assert "with timeout 1500ms" in result.stdout.str()
+
+
+def _messages(tree: ast.AST) -> Iterator[tuple[int, str]]:
+    """The text of every skip, failure and raised error (what a user reads in a run)."""
+    said = {"skip", "fail", "xfail", "skipif", "exit", "UsageError"}
+    for node in ast.walk(tree):
+        call = node.exc if isinstance(node, ast.Raise) else node
+        if not isinstance(call, ast.Call):
+            continue
+        name = call.func.attr if isinstance(call.func, ast.Attribute) else None
+        if not (isinstance(node, ast.Raise) or name in said):
+            continue
+        for part in ast.walk(call):
+            if isinstance(part, ast.Constant) and isinstance(part.value, str):
+                yield part.lineno, part.value
+
+
+def test_messages_cite_no_file_a_wheel_user_lacks() -> None:
+    # The repository's READMEs are not in the wheel: a reason points to the documentation.
+    import gcbridge_harness
+
+    import gcbridge
+
+    cited = [
+        f"{path}:{line}: {text!r}"
+        for package in (gcbridge_harness, gcbridge)
+        for path in Path(package.__file__).parent.rglob("*.py")
+        for line, text in _messages(ast.parse(path.read_text("utf-8")))
+        if "README.md" in text
+    ]
+    assert cited == []

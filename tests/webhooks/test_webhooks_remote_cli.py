@@ -112,6 +112,22 @@ def test_a_failed_delivery_exits_1_then_calls_lists_it_and_replay_delivers_it(
     assert "only a failed call can be replayed" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("given", ["full id", "prefix"])
+def test_replay_needs_no_website_id_the_account_token_names_the_site(
+    emulator, receiver, capsys, given
+):
+    receiver.status = 500
+    assert cli(emulator, "trigger", "comment.created") == 1
+    call_id = re.search(r"^call (\S+), delivery ", capsys.readouterr().out, re.M).group(1)
+    receiver.status = 200
+    wanted = call_id if given == "full id" else call_id[:10]
+    argv = ["webhooks", "replay", "--emulator", emulator.url, "--token-env", "GC_ACCOUNT_TOKEN"]
+    assert main([*argv, wanted]) == 0, capsys.readouterr().err
+    out = capsys.readouterr().out
+    assert f"replayed {wanted} as call " in out
+    assert "status succeeded, response 200" in out
+
+
 def test_calls_follow_streams_new_attempts(emulator, capsys):
     assert cli(emulator, "trigger", "comment.created") == 0
     capsys.readouterr()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -12,7 +13,7 @@ import pytest
 from gcbridge.serving import BackgroundServer
 from gcbridge.webhooks.errors import RespondStepsError
 from gcbridge.webhooks.listen import create_app
-from gcbridge.webhooks.respond import Responder, Step, parse_steps
+from gcbridge.webhooks.respond import Responder, Step, parse_steps, perform
 from gcbridge.webhooks.signature import RETRY_COUNT_HEADER
 from gcbridge.webhooks.testing import encode_event, sample_event, signed_headers
 
@@ -56,6 +57,12 @@ def test_steps_are_read(text: str, steps: tuple[Step, ...]) -> None:
         "2OO",
         "500;200",
         "²00",
+        "100",
+        "101",
+        "199",
+        "304",
+        "103:retry-after=5",
+        "500,304,200",
     ],
 )
 def test_bad_steps_are_refused_with_a_reason(text: str) -> None:
@@ -133,6 +140,31 @@ def test_listen_refuses_bad_steps_before_listening() -> None:
     assert result.returncode == 1
     assert "[bad_respond_steps]" in result.stderr
     assert "listening" not in result.stdout
+
+
+@pytest.mark.parametrize("steps", ["", "100", "304"])
+def test_listen_refuses_empty_or_unsendable_steps_in_one_line(steps: str) -> None:
+    result = _listen_refused("--respond", steps)
+    assert result.returncode == 1
+    assert "[bad_respond_steps]" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert "listening" not in result.stdout
+
+
+@pytest.mark.parametrize("steps", ["204:retry-after=3", "205:retry-after=1"])
+def test_a_bodyless_status_with_retry_after_is_sent_without_a_body(steps: str) -> None:
+    # a body under 204 makes the server fail mid-answer ("Too much data for declared
+    # Content-Length"), though the client has its status already
+    step = parse_steps(steps)[0]
+    scripted = asyncio.run(perform(step, request=None))
+    assert (scripted.status_code, scripted.body) == (step.status, b"")
+    app = create_app(SECRET, out=lambda line: None, respond=Responder((step,)))
+    with BackgroundServer(lambda port: app) as server:
+        response = _post(server.url + "/hook", 0)
+    assert response.status_code == step.status
+    assert response.headers["retry-after"] == str(step.retry_after)
+    assert response.content == b""
 
 
 def test_listen_refuses_an_emulator_that_does_not_answer() -> None:

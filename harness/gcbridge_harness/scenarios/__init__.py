@@ -2,7 +2,7 @@
 
 ::
 
-    pytest --pyargs gcbridge_harness.scenarios --gc-bridge path/to/bridge.js \
+    pytest --pyargs gcbridge_harness.scenarios --gc-bridge path/to/gc-bridge.js \
         [--gc-engine chromium|webkit|all] [--gc-browser PATH]
 
 Every scenario runs in each engine (Chromium, WebKit) at the four injection

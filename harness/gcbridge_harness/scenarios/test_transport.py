@@ -100,7 +100,7 @@ def test_iframe_posting_to_the_react_native_transport_is_refused(
     app.finish()
 
 
-def test_page_replacing_window_webkit_captures_nothing(
+def test_page_replacing_the_native_handler_captures_nothing(
     native_app, customer_backend, injection_point
 ):
     app = native_app(injection_point, user=None)
@@ -108,7 +108,7 @@ def test_page_replacing_window_webkit_captures_nothing(
         app.close()
         pytest.skip(
             "bridge.js shares the page's world here: the page's own scripts are trusted "
-            "(harness/README.md, 'Isolated worlds')"
+            "(gc-bridge documentation: The harness, 'Isolated worlds')"
         )
     app.widget.expect_loaded()
     # A page script (an XSS, a compromised dependency) swaps the native handler.

@@ -24,7 +24,8 @@ from types import FrameType
 
 from gcbridge import __version__
 from gcbridge.errors import GcBridgeError
-from gcbridge.signals import held_until_known, stop_line
+from gcbridge.output import flush_output, watched_stdout
+from gcbridge.signals import STOP_SIGNALS, held_until_known, stop_line
 
 __all__ = ["main", "build_parser"]
 
@@ -59,23 +60,31 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 class _Terminated(BaseException):
-    """SIGTERM before a command installed its own handler (startup, a one-shot command)."""
+    """SIGTERM or SIGHUP before a command installed its own handler (startup, a one-shot
+    command, ``emulator exec`` waiting on its command); ``signum`` says which."""
+
+    def __init__(self, signum: int = signal.SIGTERM) -> None:
+        super().__init__(signum)
+        self.signum = signum
 
 
 def _raise_terminated(signum: int, frame: FrameType | None) -> None:
-    raise _Terminated
+    raise _Terminated(signum)
 
 
 @contextlib.contextmanager
 def _sigterm_as_exception() -> Iterator[None]:
+    """SIGTERM and SIGHUP raise :class:`_Terminated` for the block (Ctrl-C already raises)."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    previous = signal.signal(signal.SIGTERM, _raise_terminated)
+    stops = STOP_SIGNALS - {signal.SIGINT}
+    previous = {sig: signal.signal(sig, _raise_terminated) for sig in stops}
     try:
         yield
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
 
 
 def _command_name(args: argparse.Namespace | None) -> str:
@@ -104,11 +113,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``gcbridge`` console script; returns the exit code.
 
     Errors are one line on stderr, ``gcbridge: error [reason]: ...``: exit 1, or 2
-    for a usage problem such as a missing extra. SIGINT / SIGTERM stop any command
-    with one line and exit 130 / 143, at any instant: while the parser is built (its
-    imports) they are held back, and arrive once the command is known. A command may
-    answer Ctrl-C itself (see :func:`_stopped`).
+    for a usage problem such as a missing extra. SIGINT / SIGTERM / SIGHUP stop any
+    command with one line and exit 130 / 143 / 129, at any instant: while the parser
+    is built (its imports) they are held back, and arrive once the command is known. A
+    command may answer Ctrl-C itself (see :func:`_stopped`). Standard output closed
+    (``| head``) or full is answered for every command in one place
+    (:mod:`gcbridge.output`): quietly 141, or one ``output_unwritable`` line.
     """
+    with watched_stdout() as watch:
+        try:
+            try:
+                return _main(argv)
+            finally:
+                flush_output()  # here, where a failure can be answered, not at exit
+        except OSError as exc:
+            status = watch.answer(exc, "gcbridge")
+            if status is None:
+                raise
+            return status
+
+
+def _main(argv: Sequence[str] | None) -> int:
     args: argparse.Namespace | None = None
     try:
         with _sigterm_as_exception():
@@ -135,7 +160,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _signal_of(stop: BaseException) -> int:
-    return signal.SIGTERM if isinstance(stop, _Terminated) else signal.SIGINT
+    return stop.signum if isinstance(stop, _Terminated) else signal.SIGINT
 
 
 def _stop_behind(exc: BaseException) -> BaseException | None:

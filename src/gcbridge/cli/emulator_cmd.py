@@ -5,8 +5,9 @@ credentials, also saved in the data dir), then exactly one line
 ``gcbridge emulator ready on http://HOST:PORT`` once requests are accepted, so
 scripts and CI can wait for it (or run ``gcbridge emulator ready``). ``--port 0``
 picks a free port and prints it. A busy port is one line naming the process that
-holds it; nothing is written to the data dir before the port is bound. Ctrl-C or
-SIGTERM shuts down cleanly with one line (exit status 130 / 143).
+holds it; nothing is written to the data dir before the port is bound. Ctrl-C,
+SIGTERM or SIGHUP (a closed terminal) shuts down cleanly with one line (exit status
+130 / 143 / 129), the data dir of ``--ephemeral`` removed.
 """
 
 from __future__ import annotations
@@ -206,23 +207,29 @@ def admin_token_from(args: argparse.Namespace) -> str | None:
     """The admin token named by ``--admin-token-env``, or ``None`` (generated in the data dir)."""
     import os
 
+    from gcbridge.emulator.control.token import MIN_LENGTH, admin_token_problem
     from gcbridge.emulator.errors import ConfigError
 
     if not args.admin_token_env:
         return None
     value = os.environ.get(args.admin_token_env, "").strip()
-    if len(value) < 16:
+    if len(value) < MIN_LENGTH:
         raise ConfigError(
             f"--admin-token-env {args.admin_token_env}: the variable must hold a token of"
-            " at least 16 characters",
+            f" at least {MIN_LENGTH} characters",
             reason="admin_token_env_unset",
+        )
+    problem = admin_token_problem(value)
+    if problem is not None:
+        raise ConfigError(
+            f"--admin-token-env {args.admin_token_env}: not a usable token ({problem})",
+            reason="bad_admin_token",
         )
     return value
 
 
 def data_dir_of(args: argparse.Namespace, stack: Any) -> str:
     """``--data-dir``, or with ``--ephemeral`` a temporary directory removed with ``stack``."""
-    import shutil
     import tempfile
 
     from gcbridge.emulator.errors import ConfigError
@@ -232,8 +239,18 @@ def data_dir_of(args: argparse.Namespace, stack: Any) -> str:
     if args.data_dir:
         raise ConfigError("--ephemeral and --data-dir: choose one", reason="bad_data_dir")
     path = tempfile.mkdtemp(prefix="gcbridge-emulator-")
-    stack.callback(shutil.rmtree, path, ignore_errors=True)
+    stack.callback(_remove_ephemeral, path)
     return path
+
+
+def _remove_ephemeral(path: str) -> None:
+    """Remove the ``--ephemeral`` data dir, whole: a stop signal lands after, not half-way."""
+    import shutil
+
+    from gcbridge.signals import signals_deferred
+
+    with signals_deferred():
+        shutil.rmtree(path, ignore_errors=True)
 
 
 def run(args: argparse.Namespace) -> int:

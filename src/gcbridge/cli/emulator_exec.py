@@ -12,9 +12,13 @@ The variables (docs/reference/emulator-control.md): ``GC_EMULATOR_URL``,
 ``GC_SSO_PUBLIC_KEY``, ``GC_SSO_SECRET``. They are local test credentials and are passed
 only to CMD, never printed.
 
-Ctrl-C in a terminal reaches CMD too (same process group): exec waits for CMD to
-stop (then SIGTERMs it, then kills it), stops the emulator and exits 130. A
-SIGTERM to exec is passed on to CMD the same way (exit 143).
+CMD runs in a process group of its own, so a stop reaches everything CMD started,
+not CMD alone: a Ctrl-C, SIGTERM or SIGHUP (taken as a SIGTERM) to exec is passed
+on to that whole group; exec waits for CMD to stop (then SIGTERMs the group, then
+kills it), gives CMD's leftover children the same time, stops the emulator, removes
+the ``--ephemeral`` data dir and exits 130 / 143 / 129. In a terminal, CMD's group
+gets the terminal while it runs (as a shell gives it to a job): a Ctrl-C then
+reaches CMD and its children directly, and exec exits with CMD's status.
 """
 
 from __future__ import annotations
@@ -25,10 +29,12 @@ import os
 import signal
 import subprocess
 import sys
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from gcbridge.errors import GcBridgeError
+from gcbridge.signals import signal_mask, signals_deferred
 
 __all__ = ["run_exec", "exec_environment", "ExecError"]
 
@@ -67,15 +73,76 @@ def _command(args: argparse.Namespace) -> list[str]:
     return command
 
 
-def _stop(proc: subprocess.Popen[bytes], first: signal.Signals) -> None:
-    """Let CMD stop on ``first``; SIGTERM, then SIGKILL if it does not."""
+def _signal_group(pgid: int, sig: int) -> bool:
+    """Send ``sig`` to process group ``pgid``; False once the group has no process left."""
+    try:
+        os.killpg(pgid, sig)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # a member that changed its user: the rest still got it
+        return True
+    return True
+
+
+def _stop(proc: subprocess.Popen[bytes], first: int, *, grace: float = _GRACE) -> None:
+    """Stop CMD's process group: ``first``, then SIGTERM, then SIGKILL, each after ``grace``.
+
+    CMD leads its group (its process id is the group's id), so its children get each
+    signal with it; those still running once CMD has ended get ``grace`` more, then
+    SIGKILL, so that nothing CMD started outlives exec's stop.
+    """
+    group = proc.pid
     for sig in (first, signal.SIGTERM, signal.SIGKILL):
         if proc.poll() is not None:
-            return
-        with contextlib.suppress(ProcessLookupError):
-            proc.send_signal(sig)
+            break
+        _signal_group(group, sig)
         with contextlib.suppress(subprocess.TimeoutExpired):
-            proc.wait(timeout=_GRACE)
+            proc.wait(timeout=grace)
+    deadline = time.monotonic() + grace
+    while _signal_group(group, 0) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    _signal_group(group, signal.SIGKILL)
+
+
+def _stopping(proc: subprocess.Popen[bytes], first: int) -> None:
+    """:func:`_stop`, with further stop signals held until it is done.
+
+    A second signal (a hang-up often comes twice: from the shell and the kernel)
+    must not cut the stop short and leave CMD's group running; it lands after.
+    """
+    with signals_deferred():
+        _stop(proc, first)
+
+
+def _terminal_fd() -> int | None:
+    """Stdin, if it is the terminal whose foreground this process group holds; else None."""
+    try:
+        if os.isatty(0) and os.tcgetpgrp(0) == os.getpgrp():
+            return 0
+    except OSError:
+        pass
+    return None
+
+
+@contextlib.contextmanager
+def _terminal_given_to(pgid: int) -> Iterator[None]:
+    """Give the terminal (if exec holds it) to CMD's group for the block, as a shell does.
+
+    Without it, CMD reading the terminal would be stopped (SIGTTIN: a background group).
+    Taking it back is done with SIGTTOU held: exec is then in the background itself.
+    """
+    fd = _terminal_fd()
+    if fd is None:
+        yield
+        return
+    with contextlib.suppress(OSError):
+        os.tcsetpgrp(fd, pgid)
+        _signal_group(pgid, signal.SIGCONT)  # had CMD read before it got the terminal
+    try:
+        yield
+    finally:
+        with signal_mask(signal.SIG_BLOCK, {signal.SIGTTOU}), contextlib.suppress(OSError):
+            os.tcsetpgrp(fd, os.getpgrp())
 
 
 def _status(returncode: int) -> int:
@@ -102,16 +169,18 @@ def run_exec(
         site = next(iter(settings.sites))
         env = {**os.environ, **exec_environment(url, app.state.control.admin_token, site)}
         try:
-            proc = subprocess.Popen(command, env=env)  # noqa: S603 (the user's own command)
+            # its own process group: a stop reaches CMD's children too (see _stop)
+            proc = subprocess.Popen(command, env=env, process_group=0)  # noqa: S603
         except OSError as exc:
             raise ExecError(
                 f"cannot run {command[0]!r}: {exc.strerror or exc}", reason="command_failed"
             ) from None
-        try:
-            return _status(proc.wait())
-        except KeyboardInterrupt:
-            _stop(proc, signal.SIGINT)
-            raise
-        except BaseException:
-            _stop(proc, signal.SIGTERM)
-            raise
+        with _terminal_given_to(proc.pid):
+            try:
+                return _status(proc.wait())
+            except KeyboardInterrupt:
+                _stopping(proc, signal.SIGINT)
+                raise
+            except BaseException:
+                _stopping(proc, signal.SIGTERM)  # SIGHUP included: taken as a SIGTERM
+                raise

@@ -2,8 +2,8 @@
 
 ::
 
-    gcbridge harness run --bridge App/Resources/bridge.js --report harness-report
-    gcbridge harness run --bridge bridge.js -k "page-finished" -n 2
+    gcbridge harness run --bridge App/Resources/gc-bridge.js --report harness-report
+    gcbridge harness run --bridge gc-bridge.js -k "page-finished" -n 2
 
 Runs the same scenarios as ``pytest --pyargs gcbridge_harness.scenarios``,
 prints one line per scenario as it ends and the summary matrix (scenarios down,

@@ -70,7 +70,7 @@ def _listen(args: argparse.Namespace) -> int:
 
     secret = _secret(args)
     respond = clock = None
-    if args.respond:
+    if args.respond is not None:  # an empty --respond "" is refused, not ignored
         from gcbridge.webhooks.respond import Responder
 
         respond = Responder.parse(args.respond)

@@ -91,7 +91,7 @@ class EmulatorClient:
     def __init__(
         self,
         base_url: str,
-        website_id: str,
+        website_id: str | None,
         account_token: str,
         *,
         transport: httpx.AsyncBaseTransport | None = None,
@@ -153,8 +153,18 @@ class EmulatorClient:
         return data
 
     def site(self) -> dict[str, Any]:
-        """The site of the account token; ``wrong_site`` if it is not ``website_id``."""
-        site: dict[str, Any] = self._request("GET", "/api/dashboard/site")
+        """The site of the account token; ``wrong_site`` if it is not ``website_id``.
+
+        A client made without ``website_id`` takes the token's site: an account token
+        belongs to exactly one site, so there is nothing to choose.
+        """
+        path = "/api/dashboard/site"
+        site: dict[str, Any] = self._request("GET", path)
+        if self.website_id is None:
+            found = site.get("website_id")
+            if not isinstance(found, str) or not found:
+                raise _bad_answer("GET", path, 'no "website_id" in the answer')
+            self.website_id = found
         if site.get("website_id") != self.website_id:
             raise RemoteError(
                 f"the account token belongs to website {site.get('website_id')!r}, "
@@ -179,7 +189,7 @@ class EmulatorClient:
             params["event_type"] = event_type
         if cursor:
             params["cursor"] = cursor
-        path = f"/webhook/website/{self.website_id}/calls"
+        path = f"/webhook/website/{self._website_id()}/calls"
         data = self._request("GET", path, params=params)
         page, cursor = data.get("calls"), data.get("next_cursor")
         if not isinstance(page, list) or not all(_is_call(c) for c in page):
@@ -187,6 +197,13 @@ class EmulatorClient:
         if cursor is not None and not isinstance(cursor, str):
             raise _bad_answer("GET", path, '"next_cursor" is not a string')
         return page, cursor
+
+    def _website_id(self) -> str:
+        """``website_id``, or the account token's site when none was given."""
+        if self.website_id is None:
+            self.site()
+        assert self.website_id is not None
+        return self.website_id
 
     def find_call(self, id_or_prefix: str, *, max_pages: int = 50) -> dict[str, Any]:
         """The call whose id is ``id_or_prefix``, or the one call whose id starts with it.

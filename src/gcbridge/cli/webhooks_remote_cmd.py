@@ -2,7 +2,8 @@
 
 Every command takes ``--emulator URL`` (default ``http://127.0.0.1:8000``),
 ``--website-id ID`` and ``--token-env VAR`` (the environment variable holding the
-site's account token: it never appears in shell history or ``ps``). Exit codes:
+site's account token: it never appears in shell history or ``ps``). ``replay`` needs
+no ``--website-id``: an account token belongs to one site, which is the call's. Exit codes:
 0 done, 1 the delivery failed or the emulator refused, 2 the emulator cannot be
 reached. Everything printed from the emulator is escaped (see ``printable``).
 """
@@ -188,14 +189,20 @@ def _replay(args: argparse.Namespace) -> int:
 def register_remote(sub: Any) -> None:
     """Add ``trigger``, ``calls`` and ``replay`` to the ``webhooks`` sub-parsers."""
 
-    def emulator_options(p: argparse.ArgumentParser) -> None:
+    def emulator_options(p: argparse.ArgumentParser, *, site_of_token: bool = False) -> None:
         p.add_argument(
             "--emulator",
             default=DEFAULT_URL,
             metavar="URL",
             help="base URL of the running emulator (default %(default)s)",
         )
-        p.add_argument("--website-id", required=True, metavar="ID", help="the site's website_id")
+        p.add_argument(
+            "--website-id",
+            required=not site_of_token,
+            metavar="ID",
+            help="the site's website_id"
+            + (" (default: the account token's site)" if site_of_token else ""),
+        )
         p.add_argument(
             "--token-env",
             required=True,
@@ -260,7 +267,7 @@ def register_remote(sub: Any) -> None:
     replay = sub.add_parser(
         "replay", allow_abbrev=False, help="replay a failed call; print the new delivery"
     )
-    emulator_options(replay)
+    emulator_options(replay, site_of_token=True)
     replay.add_argument(
         "call_id",
         metavar="CALL_ID",

@@ -18,6 +18,12 @@ value read before the jump would refuse them). ``max_age=S`` reuses a reading
 for S seconds — and, in the emulator's ``system`` mode, adds the wall time
 elapsed since — for suites that never move the clock while deliveries arrive.
 
+An emulator that has stopped answering is :class:`EmulatorClockError`
+(``emulator_clock_unavailable``) after at most :data:`DEFAULT_TIMEOUT` seconds, one
+try: a receiver answers the delivery ``503`` with ``Retry-After``, as for a delivery
+log it cannot reach. Only a kept-alive connection the emulator closed is tried once
+more, on a new one.
+
 Standard library only: the SDK installs without the emulator's extras.
 """
 
@@ -31,13 +37,18 @@ from urllib.parse import urlsplit
 
 from gcbridge.webhooks.errors import EmulatorClockError
 
-__all__ = ["EmulatorClock", "EmulatorClockError"]
+__all__ = ["EmulatorClock", "EmulatorClockError", "DEFAULT_TIMEOUT"]
+
+DEFAULT_TIMEOUT = 2.0
+"""Seconds one reading may take, connecting included (a loopback answer takes about 1 ms)."""
 
 
 class EmulatorClock:
     """A :class:`~gcbridge.clock.Clock` reading a running emulator's ``/_emulator/health``."""
 
-    def __init__(self, url: str, *, timeout: float = 5.0, max_age: float = 0.0) -> None:
+    def __init__(
+        self, url: str, *, timeout: float = DEFAULT_TIMEOUT, max_age: float = 0.0
+    ) -> None:
         parts = urlsplit(url.rstrip("/"))
         if parts.scheme not in ("http", "https") or not parts.hostname:
             raise EmulatorClockError(
@@ -90,7 +101,8 @@ class EmulatorClock:
     def _read(self) -> tuple[float, bool]:
         """(emulator time in seconds, whether its clock runs) from one health answer."""
         path = (self._parts.path or "") + "/_emulator/health"
-        for retry in (False, True):  # a kept-alive connection the server closed: once more
+        for _ in range(2):
+            reused = self._conn is not None
             conn = self._connection()
             try:
                 conn.request("GET", path, headers={"Accept": "application/json"})
@@ -99,11 +111,14 @@ class EmulatorClock:
             except (OSError, http.client.HTTPException) as exc:
                 conn.close()
                 self._conn = None
-                if retry:
-                    raise EmulatorClockError(
-                        f"cannot read the emulator's clock at {self.url}: {exc}"
-                    ) from None
-                continue
+                # once more only for a kept-alive connection the emulator closed: a new
+                # connection refused, or an emulator that does not answer, is the answer
+                if reused and not isinstance(exc, TimeoutError):
+                    continue
+                what = "no answer in time" if isinstance(exc, TimeoutError) else str(exc)
+                raise EmulatorClockError(
+                    f"cannot read the emulator's clock at {self.url}: {what}"
+                ) from None
             try:
                 clock = json.loads(raw)["clock"]
                 now_ms = float(clock["now"])

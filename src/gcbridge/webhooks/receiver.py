@@ -45,6 +45,11 @@ Design:
   - a delivery id longer than 200 characters is answered 400
     ``delivery_id_too_long``.
 
+  A ``clock`` that cannot be read (an :class:`~gcbridge.webhooks.EmulatorClock`
+  whose emulator has stopped answering) is answered as an unavailable log: ``503
+  {"error": "emulator_clock_unavailable"}`` with ``Retry-After``. A clock other
+  than the system's is read off the event loop: it may do I/O.
+
   Signal failure by raising, answer quickly, and keep handlers
   idempotent where you can: delivery is at least once, handling is once per id
   while the id is remembered.
@@ -70,7 +75,12 @@ from starlette.concurrency import run_in_threadpool
 from gcbridge.clock import SYSTEM_CLOCK, Clock
 from gcbridge.webhooks.construct import Delivery, construct_delivery
 from gcbridge.webhooks.delivery_log import Claim, DeliveryLog
-from gcbridge.webhooks.errors import DeliveryLogUnavailable, WebhookError, WebhookPayloadError
+from gcbridge.webhooks.errors import (
+    DeliveryLogUnavailable,
+    EmulatorClockError,
+    WebhookError,
+    WebhookPayloadError,
+)
 from gcbridge.webhooks.events import WebhookEvent
 from gcbridge.webhooks.signature import DEFAULT_TOLERANCE, normalize_secrets
 
@@ -104,7 +114,7 @@ async def webhook_exception_handler(request: Request, exc: Exception) -> Respons
 
 
 UNAVAILABLE_RETRY_AFTER = 30
-"""``Retry-After`` (seconds) answered while the delivery log is unavailable."""
+"""``Retry-After`` (seconds) answered while the delivery log (or the clock) is unavailable."""
 
 
 Handler = Callable[[Request, Exception], Coroutine[Any, Any, Response]]
@@ -209,11 +219,11 @@ class WebhookReceiver:
                 body,
                 request.headers,
                 tolerance=self.tolerance,
-                now=self.clock.now(),
+                now=await self._now(),
             )
             if self.delivery_log is not None:
                 claim = await self._claim(self.delivery_log, delivery)
-        except DeliveryLogUnavailable as exc:
+        except (DeliveryLogUnavailable, EmulatorClockError) as exc:
             logger.error("webhook delivery not processed: %s", exc)
             raise WebhookHTTPException(
                 503,
@@ -227,6 +237,11 @@ class WebhookReceiver:
                 status_code, {"error": exc.reason, "message": str(exc)}
             ) from None
         return delivery, claim
+
+    async def _now(self) -> float:
+        if self.clock is SYSTEM_CLOCK:
+            return self.clock.now()
+        return await run_in_threadpool(self.clock.now)
 
     @staticmethod
     async def _claim(log: DeliveryLog, delivery: Delivery) -> Claim | None:

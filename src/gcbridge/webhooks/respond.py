@@ -6,7 +6,10 @@ last one repeating::
     500,429:retry-after=120,timeout,reset,200
 
 - a status code (``200``, ``500``, ``410``, ...): answered with that status; a
-  2xx step lets the listener verify and answer as usual (401 for a bad signature);
+  2xx step lets the listener verify and answer as usual (401 for a bad signature).
+  A status is one a server can send as the final answer to a POST
+  (:func:`sendable_status`): 200-599 but 304, which answers only a conditional GET;
+  1xx are interim answers, never the last one;
 - ``STATUS:retry-after=SECONDS`` (e.g. ``429:retry-after=120``,
   ``503:retry-after=30``): that status with a ``Retry-After`` header;
 - ``timeout``: no answer at all until the sender gives up (closes the connection);
@@ -29,7 +32,15 @@ from typing import Any, Literal
 
 from gcbridge.webhooks.errors import RespondStepsError
 
-__all__ = ["Step", "Responder", "RespondStepsError", "parse_steps", "perform", "TIMEOUT_LIMIT"]
+__all__ = [
+    "Step",
+    "Responder",
+    "RespondStepsError",
+    "parse_steps",
+    "perform",
+    "sendable_status",
+    "TIMEOUT_LIMIT",
+]
 
 StepKind = Literal["status", "timeout", "reset"]
 
@@ -65,14 +76,30 @@ def _digits(text: str, what: str, step: str) -> int:
     return int(text)
 
 
+def sendable_status(status: int) -> bool:
+    """Whether ``status`` can be the final answer to a delivery (a POST).
+
+    1xx are interim answers (the server still owes a final one) and 304 answers a
+    conditional GET only: neither can end a request, so they are no step.
+    """
+    return 200 <= status <= 599 and status != 304
+
+
+_BODYLESS = frozenset({204, 205, 304})
+"""Statuses sent without a body (HTTP forbids or voids one)."""
+
+
 def _step(text: str) -> Step:
     word = text.strip().lower()
     if word in ("timeout", "reset"):
         return Step(word)  # type: ignore[arg-type]
     code, sep, option = word.partition(":")
     status = _digits(code, "the status", text)
-    if not 100 <= status <= 599:
-        raise RespondStepsError(f"--respond step {text!r}: a status is 100-599")
+    if not sendable_status(status):
+        raise RespondStepsError(
+            f"--respond step {text!r}: a status is 200-599, but 304 (1xx and 304 cannot"
+            " end a request)"
+        )
     if not sep:
         return Step("status", status)
     name, eq, value = option.partition("=")
@@ -124,7 +151,7 @@ async def perform(step: Step, request: Any) -> Any:
     Returns the Starlette response to send; for ``timeout`` and ``reset`` the
     connection is already gone and the response is never sent.
     """
-    from starlette.responses import JSONResponse
+    from starlette.responses import JSONResponse, Response
 
     if step.kind == "timeout":
         await _wait_for_disconnect(request)
@@ -132,6 +159,8 @@ async def perform(step: Step, request: Any) -> Any:
         await _reset(request)
     headers = {} if step.retry_after is None else {"Retry-After": str(step.retry_after)}
     status = step.status or 599
+    if status in _BODYLESS:
+        return Response(status_code=status, headers=headers)
     return JSONResponse({"scripted": str(step)}, status_code=status, headers=headers)
 
 

@@ -7,6 +7,12 @@ compared in constant time. The token comes from ``--admin-token-env NAME``, or i
 generated once (32 random bytes, URL-safe) into ``<data-dir>/admin-token`` with
 mode 0600 and reused on the next start. It is never logged nor shown by
 ``/_emulator/health``.
+
+A token is sent as an HTTP header value: visible ASCII only (:func:`admin_token_problem`),
+or no client could send it and every request would be 401. A token that is not one
+(from the environment, or a token file holding other bytes, or a directory in its
+place) stops the start with one line and a reason, ``bad_admin_token`` or
+``bad_admin_token_file``; the file is never overwritten then.
 """
 
 from __future__ import annotations
@@ -17,23 +23,65 @@ import secrets
 from pathlib import Path
 
 from gcbridge.emulator.datadir import FILE_MODE
+from gcbridge.emulator.errors import ConfigError
 
-__all__ = ["TOKEN_FILE", "load_or_create_admin_token", "token_matches"]
+__all__ = [
+    "TOKEN_FILE",
+    "MIN_LENGTH",
+    "admin_token_problem",
+    "load_or_create_admin_token",
+    "token_matches",
+]
 
 TOKEN_FILE = "admin-token"  # noqa: S105 (a file name)
-_MIN_LENGTH = 16
+MIN_LENGTH = 16
+"""The fewest characters of an admin token."""
+
+
+def admin_token_problem(token: str) -> str | None:
+    """What makes ``token`` unusable as the admin token, or None if it is one.
+
+    Header values travel as bytes that clients encode as ASCII (httpx) or Latin-1 at
+    most (fetch): a character outside visible ASCII could never be sent, and a space
+    would be cut at the edges.
+    """
+    if len(token) < MIN_LENGTH:
+        return f"at least {MIN_LENGTH} characters"
+    if not all("!" <= ch <= "~" for ch in token):
+        return "visible ASCII characters only (an HTTP header carries no others), no spaces"
+    return None
 
 
 def load_or_create_admin_token(data_dir: Path) -> str:
-    """The token in ``<data_dir>/admin-token``, created (0600) on first use."""
+    """The token in ``<data_dir>/admin-token``, created (0600) on first use.
+
+    Raises :class:`ConfigError` (``bad_admin_token_file``) for a file that cannot be
+    read, or holds something other than a token, rather than overwrite it.
+    """
     path = data_dir / TOKEN_FILE
+    remedy = "remove it and a new token is generated"
     try:
-        token = path.read_text("ascii").strip()
+        raw = path.read_bytes()
     except FileNotFoundError:
-        token = ""
-    if len(token) >= _MIN_LENGTH:
+        raw = b""
+    except OSError as exc:
+        raise ConfigError(
+            f"admin token file {path}: cannot be read ({exc.strerror}); {remedy}",
+            reason="bad_admin_token_file",
+        ) from None
+    try:
+        token = raw.decode("ascii").strip()
+    except UnicodeDecodeError:
+        token = raw.decode("latin-1").strip()
+    problem = admin_token_problem(token)
+    if problem is None:
         os.chmod(path, FILE_MODE)
         return token
+    if len(token) >= MIN_LENGTH:  # a short or empty file is replaced, as it always was
+        raise ConfigError(
+            f"admin token file {path}: not a token ({problem}); {remedy}",
+            reason="bad_admin_token_file",
+        )
     token = secrets.token_urlsafe(32)
     tmp = path.with_name(f".{TOKEN_FILE}.{secrets.token_hex(4)}")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, FILE_MODE)

@@ -28,7 +28,7 @@ SCRIPT_MODULES: tuple[str, ...] = (
     "api.js",
     "signin.js",
     "site-panel.js",
-    "test-events.js",
+    "event-sender.js",
     "catalog.js",
     "journal.js",
     "attempts.js",

@@ -5,7 +5,7 @@
  * page's CSP (script-src 'self').
  *
  * The parts: api.js (API client, token), signin.js (sign-in and sign-out), site-panel.js (site,
- * webhook configuration, secret, widget links), test-events.js (the test-event sender and its
+ * webhook configuration, secret, widget links), event-sender.js (the test-event sender and its
  * schema check), catalog.js (the event catalog), journal.js and attempts.js (the delivery
  * journal), clock.js (the emulator's clock and its controls), dom.js and time.js (shared helpers).
  *
@@ -19,7 +19,7 @@ import { describe, isCredentialFailure, onTokenRejected, savedToken } from './ap
 import { initSignin, openWithToken, showLogin, tokenRejected } from './signin.js';
 import { initSitePanel } from './site-panel.js';
 import { initJournal } from './journal.js';
-import { initTestEvents } from './test-events.js';
+import { initTestEvents } from './event-sender.js';
 import { initCatalog } from './catalog.js';
 import { initClock } from './clock.js';
 

@@ -8,7 +8,7 @@ import { $, setText } from './dom.js';
 import { api, describe, forgetToken, isCredentialFailure, saveToken, session } from './api.js';
 import { clearSitePanel, showSite } from './site-panel.js';
 import { clearJournal, startPolling, stopPolling } from './journal.js';
-import { clearTestEvents } from './test-events.js';
+import { clearTestEvents } from './event-sender.js';
 
 export function showLogin(message) {
   stopPolling();

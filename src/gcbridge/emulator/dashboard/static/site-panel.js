@@ -9,7 +9,7 @@ import { ApiFailure, api, describe, session, sitePath, tokenRejected } from './a
 
 var panel = { config: null, secretShown: false, gcUrl: null };
 
-/** The webhook configuration last read (null when there is none); test-events.js reads it. */
+/** The webhook configuration last read (null when there is none); event-sender.js reads it. */
 export function currentConfig() { return panel.config; }
 
 /** Fill both cards for the signed-in site and load its configuration and widget URL. */

@@ -1,5 +1,5 @@
 /*
- * test-events.js: the "Send a test event" sender. Each button fires its event through the real
+ * event-sender.js: the "Send a test event" sender. Each button fires its event through the real
  * comment routes as the dashboard's own test user (registered on first use, kept per site in
  * sessionStorage), so the delivery the journal then shows is a real one. The body of that
  * delivery is then checked against the event's JSON Schema (POST /api/dashboard/events/check,
