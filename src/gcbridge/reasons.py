@@ -348,6 +348,26 @@ REASONS: dict[str, tuple[str, str]] = {
     ),
     # --- cli
     "usage": ("a command was called wrongly", "see `gcbridge <command> --help`"),
+    "bad_admin_token": (
+        "the admin token from `--admin-token-env` holds characters an HTTP header cannot carry",
+        "use at least 16 visible ASCII characters, e.g. `secrets.token_urlsafe(32)`",
+    ),
+    "bad_admin_token_file": (
+        "the data dir's `admin-token` cannot be read, or holds something else than a token",
+        "remove the file (a new token is generated at start) or put a visible-ASCII token in it",
+    ),
+    "copy_dir_unusable": (
+        "the directory given to `--copy` cannot be created or written to",
+        "give a writable directory, not a path under a regular file",
+    ),
+    "copy_target_exists": (
+        "a file `--copy` would write is already there",
+        "remove it, or pass `--force` to replace it",
+    ),
+    "copy_target_symlink": (
+        "a file `--copy` would write is a symbolic link (never written through)",
+        "remove the link, or copy into another directory",
+    ),
     "admin_token_env_unset": (
         "the variable named by `--admin-token-env` is not set",
         "export it, or leave the option out",
