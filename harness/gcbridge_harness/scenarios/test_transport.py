@@ -36,13 +36,8 @@ def _sentinel(app, name="gc-harness-sentinel"):
     app.wait_for_event(name)
 
 
-def test_iframe_posting_straight_to_native_is_refused(
-    native_app, customer_backend, frame_server, injection_point
-):
-    user = customer_backend.new_user("direct")
-    app = native_app(injection_point, user=user, frames_from=frame_server.origin)
-    app.widget.expect_signed_in(user.username)
-    url = frame_server.serve("/direct.html", _DIRECT_PAGE)
+def _frame_reports(app, url):
+    """Add the frame at ``url``; the native objects it reports reaching (then a sentinel)."""
     app.evaluate("""() => {
         window.__gcHarnessReached = null;
         window.addEventListener('message', (e) => {
@@ -51,11 +46,21 @@ def test_iframe_posting_straight_to_native_is_refused(
             }
         });
     }""")
-
     app.add_frame(url)
     app.wait_for_function("window.__gcHarnessReached !== null")
     reached = app.evaluate("window.__gcHarnessReached")
     _sentinel(app)
+    return reached
+
+
+def test_iframe_posting_straight_to_native_is_refused(
+    native_app, customer_backend, frame_server, injection_point
+):
+    user = customer_backend.new_user("direct")
+    app = native_app(injection_point, user=user, frames_from=frame_server.origin)
+    app.widget.expect_signed_in(user.username)
+    url = frame_server.serve("/direct.html", _DIRECT_PAGE)
+    reached = _frame_reports(app, url)
 
     # Whatever the frame could call, the app took nothing from it...
     assert not any("mallory-direct" in text for text in app.received)
@@ -74,19 +79,7 @@ def test_iframe_posting_to_the_react_native_transport_is_refused(
     app = native_app(injection_point, user=user, frames_from=frame_server.origin)
     app.widget.expect_signed_in(user.username)
     url = frame_server.serve("/rn-direct.html", _RN_PAGE)
-    app.evaluate("""() => {
-        window.__gcHarnessReached = null;
-        window.addEventListener('message', (e) => {
-            if (e.data && e.data.gcHarnessReached) {
-                window.__gcHarnessReached = e.data.gcHarnessReached;
-            }
-        });
-    }""")
-
-    app.add_frame(url)
-    app.wait_for_function("window.__gcHarnessReached !== null")
-    reached = app.evaluate("window.__gcHarnessReached")
-    _sentinel(app)
+    reached = _frame_reports(app, url)
 
     # React Native's object is in every frame (13.13.1+ tells the app the frame's origin);
     # elsewhere the frame finds none.
