@@ -116,6 +116,7 @@ def test_cli_flags_are_exclusive_and_documented(capsys):
 
 def test_public_names():
     expected = [
+        "APP_FILE_NAME",
         "BridgeError",
         "BridgeScript",
         "TS_SUFFIXES",

@@ -13,6 +13,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from gcbridge.webhooks.catalog import CREATED
+
 __all__ = ["EXAMPLES", "add_examples"]
 
 _ISO = "2026-01-15T09:30:00.000Z"
@@ -57,7 +59,7 @@ _COMMENT = {
 _WEBHOOK = {
     "website_id": _SITE_ID,
     "url": "https://hooks.example.com/gc",
-    "events": ["comment.created"],
+    "events": [CREATED.name],
     # the signing secret of the deliveries: keep it in your receiver's secret store
     "secret": "4f0c2b0e8a3d41f6b9e7c5a2d1f08e3b7c6a5d4e3f2a1b0c9d8e7f6a5b4c3d2e",
     "enabled": True,
@@ -68,7 +70,7 @@ _CALL = {
     "id": "65a4f200b3d4e5f6a7b80002",
     "website_id": _SITE_ID,
     "delivery_id": "dlv_0f3c9a7e5b1d4c2a8e6f0b9d7c5a3e1f",
-    "event_type": "comment.created",
+    "event_type": CREATED.name,
     "url": "https://hooks.example.com/gc",
     "status": "success",
     "response_code": 200,
@@ -78,7 +80,7 @@ _CALL = {
     "first_sent_at": _ISO,
     "replay_of": None,
     "error": None,
-    "body": '{"event_type":"comment.created","timestamp":1768469400000,...}',
+    "body": f'{{"event_type":"{CREATED.name}","timestamp":{_NOW_MS},...}}',
     "attempts": [
         {
             "number": 0,
