@@ -27,6 +27,7 @@ cheap, always-on form of the check.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 import socket
@@ -164,6 +165,28 @@ def _subprocess_pytest_without_dev_plugins() -> Iterator[None]:
         os.environ.pop("PYTEST_ADDOPTS", None)
     else:
         os.environ["PYTEST_ADDOPTS"] = before
+
+
+@pytest.fixture(autouse=True)
+def _outside_playwrights_event_loop(request: pytest.FixtureRequest) -> Iterator[None]:
+    """A test that does not use Playwright runs outside its event loop, whatever ran before.
+
+    Playwright's sync API marks its event loop as the thread's running loop between its
+    calls (``wait_for_future`` in playwright/_impl/_greenlets.py), for as long as the
+    worker's session-scoped Playwright lives. ``asyncio.run`` in any later test of that
+    worker then fails ("cannot be called from a running event loop"), depending on
+    which tests xdist happened to give the worker before. Such a test gets the mark
+    cleared for its duration; it is put back before Playwright is called again.
+    """
+    loop = asyncio._get_running_loop()
+    if loop is None or "playwright" in request.fixturenames:
+        yield
+        return
+    asyncio._set_running_loop(None)
+    try:
+        yield
+    finally:
+        asyncio._set_running_loop(loop)
 
 
 @pytest.fixture
