@@ -167,6 +167,12 @@ def _subprocess_pytest_without_dev_plugins() -> Iterator[None]:
         os.environ["PYTEST_ADDOPTS"] = before
 
 
+# The fixtures through which a test calls Playwright: pytest-playwright's (each depends on
+# "playwright"), and the harness's native_app, which asks for its engine's browser only
+# once it knows the engine (request.getfixturevalue).
+_PLAYWRIGHT_USERS = frozenset({"playwright", "native_app"})
+
+
 @pytest.fixture(autouse=True)
 def _outside_playwrights_event_loop(request: pytest.FixtureRequest) -> Iterator[None]:
     """A test that does not use Playwright runs outside its event loop, whatever ran before.
@@ -179,7 +185,7 @@ def _outside_playwrights_event_loop(request: pytest.FixtureRequest) -> Iterator[
     cleared for its duration; it is put back before Playwright is called again.
     """
     loop = asyncio._get_running_loop()
-    if loop is None or "playwright" in request.fixturenames:
+    if loop is None or not _PLAYWRIGHT_USERS.isdisjoint(request.fixturenames):
         yield
         return
     asyncio._set_running_loop(None)
