@@ -105,8 +105,12 @@ def measure(url: str, processes: int, n: int, run: int) -> dict[str, Any]:
 @contextlib.contextmanager
 def backends(tmp: str, notes: list[str]) -> Iterator[dict[str, str]]:
     """URLs of the three backends; a missing server is left out with a note."""
-    sys.path[:0] = [str(REPO / "tests" / "webhooks"), str(REPO / "tests")]  # its helpers
-    from delivery_servers import ServerUnavailable, postgres_server, redis_server
+    sys.path[:0] = [str(REPO)]  # the tests' helpers (tests/ is a package)
+    from tests.webhooks.delivery_servers import (
+        ServerUnavailable,
+        postgres_server,
+        redis_server,
+    )
 
     urls = {"SQLite": f"sqlite:///{tmp}/deliveries.db"}
     with contextlib.ExitStack() as stack:

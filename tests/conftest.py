@@ -209,7 +209,7 @@ def gc_wheel() -> Path:
     Cached by the hash of its sources (tests/built_artifacts.py): a run on unchanged
     sources takes it from the cache.
     """
-    import built_artifacts  # a sibling module (this file is also copied alone, by a test)
+    from tests import built_artifacts  # (this file is also copied alone, by a test)
 
     return built_artifacts.wheel()
 
@@ -221,7 +221,7 @@ def gc_harness_venv(tmp_path_factory: pytest.TempPathFactory, gc_wheel: Path) ->
     Installed once per run: the harness install's README commands and both CI recipes
     run in it (the recipes' own ``pip install`` of the same wheel then finds it there).
     """
-    import built_artifacts
+    from tests import built_artifacts
 
     work = tmp_path_factory.mktemp("harness-install")
     venv = built_artifacts.fresh_venv(work / "venv")

@@ -38,7 +38,7 @@ SPEC_CITATION = re.compile(
     re.IGNORECASE,
 )
 """A citation of the service's specification (its sections, its file, "the spec"): readers do
-not have it. Pages fail the build on one; tests/docs/test_docs_citations.py holds the code to it."""
+not have it. Pages fail the build on one; tests/docs/test_citations.py holds the code to it."""
 
 
 def on_files(files: Any, config: Any) -> Any:

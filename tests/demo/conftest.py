@@ -9,7 +9,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from demo_helpers import REPO, hold_default_port
+
+from tests.demo.support import REPO, hold_default_port
 
 
 @pytest.fixture(scope="session")

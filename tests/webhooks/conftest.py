@@ -8,9 +8,9 @@
 """
 
 import pytest
-from delivery_servers import ServerUnavailable, postgres_server, redis_server, reset
 
 from gcbridge.webhooks.pytest_plugin import gc_webhook
+from tests.webhooks.delivery_servers import ServerUnavailable, postgres_server, redis_server, reset
 
 __all__ = ["gc_webhook"]
 

@@ -22,7 +22,7 @@ import tempfile
 import time
 from collections.abc import Iterator
 
-from free_ports import free_port
+from tests.free_ports import free_port
 
 PG_INSTALL = "apt-get install postgresql (Debian/Ubuntu; or make system-deps)"
 REDIS_INSTALL = "apt-get install redis-server (Debian/Ubuntu; or make system-deps)"
