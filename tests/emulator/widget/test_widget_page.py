@@ -176,6 +176,44 @@ def test_a_comment_sent_as_a_new_login_replaces_the_session_is_kept(
 
 
 @chromium_only
+def test_a_comment_outlives_two_logins_that_each_revoke_the_session_it_was_sent_with(
+    native_app, customer_backend, service
+):
+    # At page-started an app injects ssoData three times (page finished, gc-ready,
+    # gc-loaded): the second login can revoke the token of the comment's first resend.
+    user = customer_backend.new_user("typist2")
+    app = native_app(POINT, user=user)
+    app.widget.expect_signed_in(user.username)
+    app.settle()
+    held: list = []
+
+    def hold_two_posts(route):
+        if route.request.method == "POST" and len(held) < 2:
+            held.append(route)
+        else:
+            route.continue_()
+
+    def login_again():
+        with app.page.expect_response(lambda r: r.url.endswith("/api/pub/auth/logout")) as out:
+            app.inject_login(customer_backend.fetch_sso_data(user))
+        assert out.value.ok  # the token the held POST carries is revoked now
+
+    app.page.route("**/api/pub/comments", hold_two_posts)
+    app.widget.write_comment("Sent through two logins")
+    app.wait_for(lambda: len(held) == 1, "the comment's POST")
+    login_again()
+    held[0].continue_()  # 401: sent again with the second session...
+    app.wait_for(lambda: len(held) == 2, "the comment's POST sent again")
+    login_again()
+    held[1].continue_()  # ...which a third login revoked meanwhile: sent again with it
+
+    app.widget.comment("Sent through two logins").wait_for()
+    app.widget.expect_signed_in(user.username)
+    assert [c["content"] for c in service.comments(app.uid)] == ["Sent through two logins"]
+    app.finish()
+
+
+@chromium_only
 def test_links_in_a_comment_open_in_a_new_window_and_stay_text(
     native_app, customer_backend, service
 ):

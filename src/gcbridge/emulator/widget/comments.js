@@ -45,18 +45,23 @@ export function requireUser() {
 }
 
 // A write sent with a session that a new login replaced while it was on its way
-// (an app injects ssoData at gc-ready and again at gc-loaded; the replaced token is
-// revoked) is sent again, once, with the session now shown: the user's words are not
-// lost, nor is the new session ended for the old one's 401.
+// (an app injects ssoData at page finished, gc-ready and gc-loaded; the replaced token
+// is revoked) is sent again with the session now shown, as long as each 401 answers a
+// session that has been replaced since (at most RESENDS times): the user's words are
+// not lost, nor is the new session ended for an old one's 401. A 401 is no write, so
+// sending again never writes twice.
+var RESENDS = 4;
+
 function asSignedIn(send) {
-  var token = state.token;
-  return send(token).then(function (result) {
-    if (result.status === 401 && state.token && state.token !== token) {
-      var current = state.token;
-      return send(current).then(function (again) { return { result: again, token: current }; });
-    }
-    return { result: result, token: token };
-  });
+  function attempt(token, left) {
+    return send(token).then(function (result) {
+      if (result.status === 401 && left > 0 && state.token && state.token !== token) {
+        return attempt(state.token, left - 1);
+      }
+      return { result: result, token: token };
+    });
+  }
+  return attempt(state.token, RESENDS);
 }
 
 function afterAuthFailure(sent) {
