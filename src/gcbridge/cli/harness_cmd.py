@@ -30,6 +30,7 @@ from pathlib import Path
 from gcbridge_harness.app.page_waits import DEFAULT_WAIT, wait_seconds
 
 from gcbridge.cli.harness_progress import Interrupt, ProgressPrinter
+from gcbridge.driver_after_stop import quiet_dead_driver_after_stop
 from gcbridge.signals import stop_line
 
 __all__ = ["register", "run", "ProgressPrinter"]
@@ -176,6 +177,7 @@ def run(args: argparse.Namespace) -> int:
             return pytest_args
         printer = ProgressPrinter(sys.stdout)
         interrupt = Interrupt(printer)
+        quiet_dead_driver_after_stop(lambda: interrupt.stopped)
         print(f"gcbridge harness: {bridge}", flush=True)
         code = int(pytest.ExitCode.INTERRUPTED)
         # Started from the temporary directory: pytest loads a conftest.py from where it

@@ -13,7 +13,6 @@ the app thread *is* this thread, and waiting pumps Playwright's event loop.
 from __future__ import annotations
 
 import contextlib
-import logging
 import os
 import time
 from collections.abc import Callable
@@ -21,6 +20,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from gcbridge.demo.stopping import DemoStopped
+from gcbridge.driver_after_stop import quiet_dead_driver_after_stop
 
 __all__ = ["run_headless", "PlaywrightHost"]
 
@@ -89,7 +89,7 @@ def run_headless(
 
     from gcbridge.browser import find_headless_chromium
 
-    _quiet_dead_driver_after_stop(stopped)
+    quiet_dead_driver_after_stop(stopped)
     executable = find_headless_chromium()
     args = ["--no-sandbox"] if hasattr(os, "geteuid") and os.geteuid() == 0 else []
     with sync_playwright() as pw:
@@ -120,34 +120,3 @@ def run_headless(
                 context.close()
             if app is not None:
                 app.close()
-
-
-class _DeadDriverAfterStop(logging.Filter):
-    """Drops what Playwright's dying driver makes its client log, once a stop was asked.
-
-    A terminal's Ctrl-C reaches Playwright's driver too; it exits. Playwright keeps the
-    read error in a future nobody awaits, which asyncio reports as "Future exception was
-    never retrieved" when the future is collected; and messages the driver sent as it
-    died name objects already gone, which Playwright's connection logs as "Error occurred
-    in event listener". After a stop request both are expected; any other record passes.
-    """
-
-    def __init__(self, stopped: Callable[[], bool]) -> None:
-        super().__init__()
-        self.stopped = stopped
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        text = record.getMessage()
-        expected = (
-            "never retrieved" in text and "Connection closed while reading" in text
-        ) or text == "Error occurred in event listener"
-        return not (expected and self.stopped())
-
-
-# the loggers the dying driver's records come through
-_DRIVER_LOGGERS = ("asyncio", "playwright")
-
-
-def _quiet_dead_driver_after_stop(stopped: Callable[[], bool]) -> None:
-    for name in _DRIVER_LOGGERS:
-        logging.getLogger(name).addFilter(_DeadDriverAfterStop(stopped))
