@@ -9,6 +9,7 @@ refuses.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import signal
 import sys
@@ -75,3 +76,47 @@ def test_ctrl_c_while_the_loop_is_built_is_one_clean_interrupt(monkeypatch) -> N
     assert [str(w.message) for w in caught] == []
     monkeypatch.undo()
     assert run_sync(_answer) == 42  # signals are not left blocked
+
+
+def test_ctrl_c_wins_when_wait_for_returns_the_inner_result_instead() -> None:
+    # Python 3.11's asyncio.wait_for returns the inner result when it finished in the
+    # same loop iteration as the cancellation: `calls --follow` polled on after Ctrl-C.
+    async def answered_as_ctrl_c_lands() -> int:
+        signal.raise_signal(signal.SIGINT)
+        return 42
+
+    async def request() -> int:
+        return await asyncio.wait_for(answered_as_ctrl_c_lands(), 5)
+
+    with pytest.raises(KeyboardInterrupt):
+        run_sync(request)
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    assert run_sync(_answer) == 42
+
+
+def test_ctrl_c_wins_over_a_coroutine_that_swallows_its_cancellation() -> None:
+    unwound: list[str] = []
+
+    async def stubborn() -> str:
+        try:
+            signal.raise_signal(signal.SIGINT)
+            await asyncio.sleep(5)
+        except asyncio.CancelledError:
+            unwound.append("cancelled")
+        return "went on"
+
+    with pytest.raises(KeyboardInterrupt):
+        run_sync(stubborn)
+    assert unwound == ["cancelled"]  # it was asked to stop, and could clean up first
+
+
+def test_a_second_ctrl_c_ends_a_task_that_will_not() -> None:
+    async def deaf() -> None:
+        signal.raise_signal(signal.SIGINT)
+        with contextlib.suppress(asyncio.CancelledError):
+            await asyncio.sleep(5)
+        signal.raise_signal(signal.SIGINT)
+        await asyncio.sleep(5)  # never reached: the second one raises at once
+
+    with pytest.raises(KeyboardInterrupt):
+        run_sync(deaf)

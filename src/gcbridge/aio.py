@@ -6,17 +6,27 @@ outside its protection: the loop is built and closed with SIGINT and SIGTERM hel
 back, and the coroutine is made inside the task that runs it. A stop before the
 task ran cancels it with nothing started, so no "coroutine ... was never awaited"
 warning and no "Exception ignored" can follow.
+
+Ctrl-C always wins. ``asyncio.Runner`` answers it by cancelling the task and raises
+``KeyboardInterrupt`` only if the cancellation comes out of it; a coroutine may
+swallow it (Python 3.11's ``asyncio.wait_for`` returns the inner result when that
+finished in the same loop iteration as the cancellation), and the interrupt was
+lost: ``calls --follow`` then polled on. Here a Ctrl-C, once taken, is raised when
+the task ends, however it ended.
 """
 
 from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import functools
 import inspect
 import signal
-from collections.abc import Awaitable, Callable
-from typing import ParamSpec, TypeVar
+import threading
+from collections.abc import Awaitable, Callable, Iterator
+from types import FrameType
+from typing import Any, ParamSpec, TypeVar
 
 from gcbridge.signals import signal_mask, signals_deferred
 
@@ -32,25 +42,75 @@ def _run_here(fn: Callable[_P, Awaitable[_T]], *args: _P.args, **kwargs: _P.kwar
     Everything is made and closed with SIGINT and SIGTERM held back: the runner, its
     loop, and the coroutine, which calls ``fn`` only at the task's first step. Only
     ``runner.run`` lets them in. There Ctrl-C cancels the task as ``asyncio.run``
-    does (the ``KeyboardInterrupt`` comes out after it has unwound); a stop before the
-    task's first step leaves a coroutine that never started, which is closed.
+    does, and ``KeyboardInterrupt`` comes out once it has ended, even if it swallowed
+    the cancellation (:class:`_CtrlC`); a stop before the task's first step leaves a
+    coroutine that never started, which is closed.
     """
 
     async def main() -> _T:
+        ctrl_c.task = asyncio.current_task()
+        if ctrl_c.taken:  # before this first step: nothing of fn's is made
+            raise asyncio.CancelledError
         return await fn(*args, **kwargs)
 
     with signals_deferred() as outside:
         runner = asyncio.Runner()
         coro = main()
+        ctrl_c = _CtrlC(runner.get_loop())
         try:
-            runner.get_loop()
             # the caller's own mask while it runs (it may hold signals back itself)
-            with signal_mask(signal.SIG_SETMASK, outside or ()):
-                return runner.run(coro)
+            with ctrl_c.answered(), signal_mask(signal.SIG_SETMASK, outside or ()):
+                result = runner.run(coro)
+            ctrl_c.raise_if_taken()
+            return result
+        except asyncio.CancelledError:
+            ctrl_c.raise_if_taken()
+            raise
         finally:
             runner.close()
             if inspect.getcoroutinestate(coro) == inspect.CORO_CREATED:
                 coro.close()
+
+
+class _CtrlC:
+    """SIGINT while a task runs: cancel it once, and remember that it came.
+
+    In place only where Python's own Ctrl-C answer is (the main thread, with
+    ``signal.default_int_handler`` installed), as ``asyncio.Runner`` does it. A
+    second Ctrl-C raises ``KeyboardInterrupt`` at once, for a task that will not end.
+    """
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self.taken = False
+        self.task: asyncio.Task[Any] | None = None
+
+    @contextlib.contextmanager
+    def answered(self) -> Iterator[None]:
+        if (
+            threading.current_thread() is not threading.main_thread()
+            or signal.getsignal(signal.SIGINT) is not signal.default_int_handler
+        ):
+            yield
+            return
+        signal.signal(signal.SIGINT, self._on_sigint)
+        try:
+            yield
+        finally:
+            if signal.getsignal(signal.SIGINT) == self._on_sigint:
+                signal.signal(signal.SIGINT, signal.default_int_handler)
+
+    def _on_sigint(self, signum: int, frame: FrameType | None) -> None:
+        if self.taken:
+            raise KeyboardInterrupt
+        self.taken = True
+        if self.task is not None:
+            self.task.cancel()
+        self.loop.call_soon_threadsafe(lambda: None)  # wake a loop waiting in select()
+
+    def raise_if_taken(self) -> None:
+        if self.taken:
+            raise KeyboardInterrupt from None
 
 
 def run_sync(fn: Callable[_P, Awaitable[_T]], /, *args: _P.args, **kwargs: _P.kwargs) -> _T:

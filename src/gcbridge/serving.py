@@ -73,8 +73,9 @@ def _server_class(uvicorn: Any) -> Any:
             should_exit = await self.on_tick(counter)
             while not should_exit:
                 counter = (counter + 1) % 864000
-                with contextlib.suppress(asyncio.TimeoutError):
-                    await asyncio.wait_for(self._wake.wait(), self.tick)
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(self.tick):  # not wait_for: see bounded_http
+                        await self._wake.wait()
                 should_exit = await self.on_tick(counter)
 
         async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:

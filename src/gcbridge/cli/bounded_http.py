@@ -96,8 +96,13 @@ async def _exchange(
 
 
 async def _exchange_within(deadline: float, method: str, url: str, **kw: Any) -> Answer:
-    """:func:`_exchange` ended after ``deadline`` seconds in total (``TimeoutError``)."""
-    return await asyncio.wait_for(_exchange(method, url, **kw), deadline)
+    """:func:`_exchange` ended after ``deadline`` seconds in total (``TimeoutError``).
+
+    ``asyncio.timeout``, not ``wait_for``: on Python 3.11 ``wait_for`` loses a
+    cancellation that lands as the answer completes.
+    """
+    async with asyncio.timeout(deadline):
+        return await _exchange(method, url, **kw)
 
 
 def bounded_request(
