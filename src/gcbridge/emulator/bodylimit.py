@@ -27,7 +27,7 @@ import json
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
-__all__ = ["BODY_LIMITS", "DEFAULT_BODY_LIMIT", "BodyLimit", "limit_for"]
+__all__ = ["BODY_LIMITS", "DEFAULT_BODY_LIMIT", "BodyLimit", "limit_for", "replay_receive"]
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -99,7 +99,7 @@ class BodyLimit:
         while True:
             message = await receive()
             if message["type"] != "http.request":
-                await self.app(scope, _replay([], message, receive), send)
+                await self.app(scope, replay_receive([], message, receive), send)
                 return
             chunk = message.get("body", b"")
             size += len(chunk)
@@ -109,10 +109,10 @@ class BodyLimit:
             chunks.append(chunk)
             if not message.get("more_body", False):
                 break
-        await self.app(scope, _replay(chunks, None, receive), send)
+        await self.app(scope, replay_receive(chunks, None, receive), send)
 
 
-def _replay(chunks: list[bytes], pending: Message | None, receive: Receive) -> Receive:
+def replay_receive(chunks: list[bytes], pending: Message | None, receive: Receive) -> Receive:
     """A ``receive`` that yields the buffered body once, then defers to the server."""
     sent = False
 

@@ -55,39 +55,23 @@ class GcEmulator:
 
         from gcbridge.webhooks.emulator_clock import EmulatorClock
 
-        self._running = running
         self.url: str = running.url
         self.admin_token: str = running.admin_token
-        self.site = running.site
+        self.site = site = running.site
+        # credentials of the first site
+        self.website_id: str = site.website_id
+        """The site's ``website_id`` (webhook routes)."""
+        self.shortname: str = site.shortname
+        """The site's shortname (``website_id`` of the comment routes)."""
+        self.account_token: str = site.account_token
+        """``Authorization: Bearer <account_token>`` of the webhook routes."""
+        self.sso_public_key: str = site.sso_public_key
+        """The site's ``api_public_key``."""
+        self.sso_secret: str = site.sso_secret
+        """The key your backend signs ssoData with."""
         self.http = httpx.Client(base_url=self.url, timeout=60)
         self.clock = EmulatorClock(self.url)
         """The emulator's clock: ``WebhookReceiver(..., clock=...)``, ``verify_signature``."""
-
-    # credentials of the first site
-    @property
-    def website_id(self) -> str:
-        """The site's ``website_id`` (webhook routes)."""
-        return str(self.site.website_id)
-
-    @property
-    def shortname(self) -> str:
-        """The site's shortname (``website_id`` of the comment routes)."""
-        return str(self.site.shortname)
-
-    @property
-    def account_token(self) -> str:
-        """``Authorization: Bearer <account_token>`` of the webhook routes."""
-        return str(self.site.account_token)
-
-    @property
-    def sso_public_key(self) -> str:
-        """The site's ``api_public_key``."""
-        return str(self.site.sso_public_key)
-
-    @property
-    def sso_secret(self) -> str:
-        """The key your backend signs ssoData with."""
-        return str(self.site.sso_secret)
 
     # control
     def _control(self, method: str, path: str, **kw: Any) -> dict[str, Any]:

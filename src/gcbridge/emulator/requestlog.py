@@ -26,9 +26,11 @@ import json
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from typing import Any
+
+from gcbridge.emulator.bodylimit import replay_receive
 
 __all__ = ["LoggedRequest", "RequestLog", "RecordRequests", "Hold"]
 
@@ -98,37 +100,26 @@ class RequestLog:
         return gate
 
     @contextmanager
-    def allow_frames(self, origin: str) -> Iterator[None]:
+    def _while(self, hooks: list[str], value: str) -> Iterator[None]:
+        with self._lock:
+            hooks.append(value)
+        try:
+            yield
+        finally:
+            with self._lock:
+                hooks.remove(value)
+
+    def allow_frames(self, origin: str) -> AbstractContextManager[None]:
         """While inside, the widget page may frame ``origin`` (its CSP gets a ``frame-src``)."""
-        with self._lock:
-            self.frame_origins.append(origin)
-        try:
-            yield
-        finally:
-            with self._lock:
-                self.frame_origins.remove(origin)
+        return self._while(self.frame_origins, origin)
 
-    @contextmanager
-    def no_content(self, path: str) -> Iterator[None]:
+    def no_content(self, path: str) -> AbstractContextManager[None]:
         """While inside, requests for ``path`` are answered ``204 No Content`` (the app unasked)."""
-        with self._lock:
-            self.no_content_paths.append(path)
-        try:
-            yield
-        finally:
-            with self._lock:
-                self.no_content_paths.remove(path)
+        return self._while(self.no_content_paths, path)
 
-    @contextmanager
-    def unavailable(self, prefix: str) -> Iterator[None]:
+    def unavailable(self, prefix: str) -> AbstractContextManager[None]:
         """While inside, paths starting with ``prefix`` are answered ``503`` (a server down)."""
-        with self._lock:
-            self.unavailable_prefixes.append(prefix)
-        try:
-            yield
-        finally:
-            with self._lock:
-                self.unavailable_prefixes.remove(prefix)
+        return self._while(self.unavailable_prefixes, prefix)
 
     def _down(self, path: str) -> bool:
         with self._lock:
@@ -175,16 +166,6 @@ class RecordRequests:
             await send({"type": "http.response.body", "body": _DOWN_PAGE})
             return
 
-        replayed = False
-
-        async def replay() -> dict[str, Any]:
-            nonlocal replayed
-            if replayed:
-                message: dict[str, Any] = await receive()
-                return message
-            replayed = True
-            return {"type": "http.request", "body": body, "more_body": False}
-
         answer: list[bytes] = []
 
         async def watch(message: dict[str, Any]) -> None:
@@ -201,7 +182,7 @@ class RecordRequests:
             await send(message)
 
         try:
-            await self.app(scope, replay, watch)
+            await self.app(scope, replay_receive([body], None, receive), watch)
         finally:
             if not entry.done:
                 entry.error = _error_code(b"".join(answer))

@@ -17,6 +17,7 @@ emulator`` prints, unless that table says ``allow_weak_secret = true`` (as
 
 from __future__ import annotations
 
+import hmac
 import json
 import re
 import secrets
@@ -152,6 +153,18 @@ class Sites:
     def by_site_key_id(self, key_id: str) -> Site | None:
         """The site whose server-to-server key id is ``key_id``."""
         return self._by["site_key_id"].get(key_id)
+
+    def by_account_token(self, token: str) -> Site | None:
+        """The site whose account token is ``token``.
+
+        Compared with every site's, in constant time, so the time taken does not tell
+        which site matched (or whether any did).
+        """
+        matched: Site | None = None
+        for site in self._all:
+            if hmac.compare_digest(token.encode("utf-8"), site.account_token.encode("utf-8")):
+                matched = site
+        return matched
 
 
 def _site_from(raw: Mapping[str, Any], where: str, *, warnings: list[str] | None = None) -> Site:

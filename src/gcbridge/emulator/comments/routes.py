@@ -20,7 +20,6 @@ comment has status ``deleted``, the same as a deleted one (docs/explanation/serv
 
 from __future__ import annotations
 
-import hmac
 import sqlite3
 from typing import Any
 
@@ -57,7 +56,7 @@ from gcbridge.emulator.openapi import error_responses
 from gcbridge.emulator.sites import Site
 from gcbridge.emulator.state import EmulatorState, state_of
 from gcbridge.emulator.webhooks import journal
-from gcbridge.webhooks.catalog import APPROVED, CREATED, DELETED, UPDATED
+from gcbridge.webhooks.catalog import APPROVED, CREATED, DELETED, UPDATED, EventKind
 
 __all__ = ["router"]
 
@@ -301,50 +300,51 @@ def _moderator_site(request: Request) -> Site:
     token = bearer_token(request)
     if token is None:
         raise ApiError(401, "auth_required", "Authorization: Bearer <site account token> required")
-    matched: Site | None = None
-    # Compare against every site so the time taken does not depend on which one matched.
-    for site in state_of(request).settings.sites:
-        if hmac.compare_digest(token.encode("utf-8"), site.account_token.encode("utf-8")):
-            matched = site
+    matched = state_of(request).settings.sites.by_account_token(token)
     if matched is None:
         raise ApiError(401, "invalid_account_token", "the account token is not valid")
     return matched
 
 
-async def _moderate(request: Request, comment_id: str, status: str, event_type: str) -> Response:
-    state = state_of(request)
-    site = _moderator_site(request)
+def _moderation_route(action: str, status: str, event: EventKind, doc: str) -> None:
+    """``POST /api/moderation/comments/{id}/<action>``: set ``status``, fire ``event``."""
 
-    def write() -> dict[str, Any]:
-        with state.db.transaction() as conn:
-            row = get_comment(conn, comment_id)
-            # A comment of another site is "not found" for this token: ids do not leak across sites.
-            if row is None or row["site"] != site.shortname:
-                raise _not_found(comment_id)
-            _set_status(conn, state, comment_id, status)
-            _record(conn, state, site, event_type, comment_id)
-            return comment_json(conn, comment_id)
+    async def moderate(comment_id: str, request: Request) -> Response:
+        state = state_of(request)
+        site = _moderator_site(request)
 
-    comment = await run_in_threadpool(write)
-    state.dispatcher.wake()
-    return JSONResponse(comment)
+        def write() -> dict[str, Any]:
+            with state.db.transaction() as conn:
+                row = get_comment(conn, comment_id)
+                # Another site's comment is "not found" for this token: ids do not leak.
+                if row is None or row["site"] != site.shortname:
+                    raise _not_found(comment_id)
+                _set_status(conn, state, comment_id, status)
+                _record(conn, state, site, event.name, comment_id)
+                return comment_json(conn, comment_id)
+
+        comment = await run_in_threadpool(write)
+        state.dispatcher.wake()
+        return JSONResponse(comment)
+
+    router.post(
+        f"/api/moderation/comments/{{comment_id}}/{action}",
+        name=f"{action}_comment",
+        summary=f"{action.capitalize()} (fires {event.name})",
+        description=doc,
+        responses=error_responses(401, 404),
+    )(moderate)
 
 
-@router.post(
-    "/api/moderation/comments/{comment_id}/approve",
-    summary=f"Approve (fires {APPROVED.name})",
-    responses=error_responses(401, 404),
+_moderation_route(
+    "approve",
+    "approved",
+    APPROVED,
+    "Set status ``approved``; every approval is a moderator action and fires its event.",
 )
-async def approve_comment(comment_id: str, request: Request) -> Response:
-    """Set status ``approved``; every approval is a moderator action and fires its event."""
-    return await _moderate(request, comment_id, "approved", APPROVED.name)
-
-
-@router.post(
-    "/api/moderation/comments/{comment_id}/refuse",
-    summary=f"Refuse (fires {DELETED.name})",
-    responses=error_responses(401, 404),
+_moderation_route(
+    "refuse",
+    "deleted",
+    DELETED,
+    "Set status ``deleted``: there is no refused event, a refusal fires the deleted one.",
 )
-async def refuse_comment(comment_id: str, request: Request) -> Response:
-    """Set status ``deleted``: there is no refused event, a refusal fires the deleted one."""
-    return await _moderate(request, comment_id, "deleted", DELETED.name)

@@ -13,12 +13,12 @@ rule for every body it reads: check ``gcCode`` first.
 
 from __future__ import annotations
 
-import hmac
 from typing import Any
 
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import JSONResponse
 
+from gcbridge.emulator.auth.accounts import bearer_token
 from gcbridge.emulator.openapi import SITE_AUTH_OK
 from gcbridge.emulator.sites import Site
 from gcbridge.emulator.state import state_of
@@ -39,17 +39,8 @@ _NO_STORE = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff"}
 
 def site_for_token(request: Request) -> Site | None:
     """The site whose account token is the request's Bearer token (constant-time compares)."""
-    header = request.headers.get("authorization", "")
-    scheme, _, token = header.partition(" ")
-    token = token.strip()
-    if scheme.lower() != "bearer" or not token:
-        return None
-    matched: Site | None = None
-    # Compare with every site so the time taken does not tell which one matched.
-    for site in state_of(request).settings.sites:
-        if hmac.compare_digest(token.encode("utf-8"), site.account_token.encode("utf-8")):
-            matched = site
-    return matched
+    token = bearer_token(request)
+    return None if token is None else state_of(request).settings.sites.by_account_token(token)
 
 
 @router.get(
