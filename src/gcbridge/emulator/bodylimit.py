@@ -1,24 +1,9 @@
-"""Request body caps, per route group, enforced before a route reads anything.
+"""Request body caps per route group (:data:`BODY_LIMITS`), enforced before a route reads anything.
 
-An ASGI middleware: a ``Content-Length`` above the cap of the route group is a
-413 at once (nothing read); a body without one (chunked) is read into memory
-only up to the cap, and a 413 answers as soon as it goes past. A route then
-gets the buffered body, never more than its cap, so no caller can make the
-emulator hold more than the cap per request before authentication or
-validation runs. The caps (also in README "Security"):
-
-==========================  =========  ====================================================
-path prefix                 cap        why
-==========================  =========  ====================================================
-``/api/pub/auth/``          16 KiB     username, e-mail, password
-``/api/pub/sso/``           32 KiB     ssoData is at most 16 KiB
-``/api/pub/comments``       128 KiB    10,000 characters of content, JSON-escaped
-``/webhook/``               256 KiB    setup bodies are small; ``verify`` takes a delivery body
-anything else               64 KiB
-==========================  =========  ====================================================
-
-Errors use the gcCode shape: 413 ``body_too_large``, 400 ``invalid_request`` for a
-``Content-Length`` that is not a number.
+A ``Content-Length`` over the cap is a 413 at once; a chunked body is buffered only up to
+the cap. So no caller makes the emulator hold more than the cap before authentication or
+validation runs. The caps are listed in docs/explanation/security.md, "The emulator".
+Errors: 413 ``body_too_large``, 400 ``invalid_request`` (a ``Content-Length`` not a number).
 """
 
 from __future__ import annotations

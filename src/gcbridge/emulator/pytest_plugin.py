@@ -1,23 +1,12 @@
 """The pytest plugin ``gcbridge_emulator``: the ``gc_emulator`` fixture for customers' suites.
 
-Installed with the package (entry point ``pytest11``), like ``gc_webhook``. One
-emulator per test session runs on loopback (port 0, a temporary data dir, the
-``manual`` clock, private receivers allowed); every test starts from a reset
-(the sites only; the clock keeps its time, it never goes back)::
-
-    def test_retries(gc_emulator, my_receiver_url):
-        gc_emulator.setup_webhook(my_receiver_url)          # returns the secret
-        ...create a comment through your app or gc_emulator.http...
-        gc_emulator.advance("6h")                            # every attempt due runs
-        gc_emulator.advance_until_idle()
-        receiver = WebhookReceiver(secret, clock=gc_emulator.clock)
-
-The sites are the documented example site (``demo``) and a second one, unless the
-ini option ``gc_emulator_sites`` names a sites file (TOML, as ``--sites``); the
-fixture's credentials are the first site's.
-
-The emulator's imports (FastAPI, uvicorn, httpx: extra ``emulator``) happen only
-when a test asks for the fixture, so the plugin costs nothing to other suites.
+Installed with the package (entry point ``pytest11``), like ``gc_webhook``; its use is
+docs/how-to/test-receiver-retries.md, "The gc_emulator fixture". One emulator per test
+session on loopback (port 0, a temporary data dir, the ``manual`` clock, private
+receivers allowed), reset to its sites before every test (the clock keeps its time). The
+sites are the documented example ones unless the ini option ``gc_emulator_sites`` names a
+sites file; the fixture's credentials are the first site's. The emulator's imports
+(extra ``emulator``) happen only when a test asks for the fixture.
 """
 
 from __future__ import annotations

@@ -1,22 +1,9 @@
 """The emulator's own request log and test hooks (``Settings.request_log``; off by default).
 
-A browser engine that cannot intercept requests (WebKitGTK) leaves the
-checking to the server: with ``request_log=True`` the app records every request
-it serves (method, URL, the headers a leak would travel in, the body) with the
-answer's status and, for JSON answers, their ``error`` code; and it offers the
-hooks a harness needs:
-
-- :meth:`RequestLog.hold`: keep answers matching a predicate waiting until
-  released (the comments answer arriving after the page finished loading);
-- :meth:`RequestLog.allow_frames`: add an origin to the widget page's
-  ``frame-src`` (a hostile frame inside the widget, for a test);
-- :meth:`RequestLog.no_content`: answer a path with ``204 No Content``, a navigation that
-  never commits (the browser keeps the page it shows: a provisional load that failed);
-- :meth:`RequestLog.unavailable`: answer the paths under a prefix with ``503 Service
-  Unavailable`` (the widget's server down behind its front, until it is back).
-
-Everything stays in memory; the log holds bearer tokens and ssoData, so it is
-for tests on loopback only.
+For browser engines that cannot intercept requests (WebKitGTK), the server records every
+request it serves (method, URL, the headers a leak would travel in, the body, the answer's
+status and ``error`` code) and obeys the hooks of :class:`RequestLog`. It holds bearer
+tokens and ssoData in memory: for tests on loopback only.
 """
 
 from __future__ import annotations
