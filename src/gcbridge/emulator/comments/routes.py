@@ -1,21 +1,11 @@
-"""Comments and moderation; every change fires its webhook event.
+"""Comments and moderation; every change fires its webhook event (:mod:`gcbridge.webhooks.catalog`).
 
-Routes (``website_id``: the site's shortname or its internal 24-hex id, either one), and
-the event each fires (:mod:`gcbridge.webhooks.catalog`)::
-
-    GET    /api/pub/comments?website_id=&uid=            the thread and its visible comments
-    POST   /api/pub/comments                             Bearer session  -> 201, CREATED
-                                    (optional "attachment": {"name", "type", "size"})
-    PATCH  /api/pub/comments/{id}   {"content"}          author only     -> UPDATED
-    DELETE /api/pub/comments/{id}                        author only     -> DELETED
-    POST   /api/moderation/comments/{id}/approve         site account token -> APPROVED
-    POST   /api/moderation/comments/{id}/refuse          site account token -> DELETED
-
-Outbox rule: the comment row and the webhook ``calls`` row are written in ONE
-transaction (``enqueue_event`` inside ``state.db.transaction()``), so a crash
-can lose neither one without the other; the dispatcher is woken only after the
-commit. New comments are published at once (status ``approved``). A refused
-comment has status ``deleted``, the same as a deleted one (docs/explanation/service.md#webhooks).
+``website_id`` is the site's shortname or its internal 24-hex id, either one. Outbox rule:
+the comment row and its webhook ``calls`` row are written in ONE transaction
+(``enqueue_event`` inside ``state.db.transaction()``), so a crash loses neither without
+the other; the dispatcher is woken only after the commit. New comments are published at
+once (``approved``); a refused comment is ``deleted``, like a deleted one
+(docs/explanation/service.md#webhooks).
 """
 
 from __future__ import annotations

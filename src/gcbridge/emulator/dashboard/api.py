@@ -1,14 +1,9 @@
 """``GET /api/dashboard/site``: the site an account token belongs to.
 
-The dashboard needs the site's public facts (shortname, website_id, SSO public
-key, where the widget and thread-load live) before it can call the public
-routes, and the account token is all the user typed. The answer carries no
-secret beyond what the token holder already has: the webhook secret is read
-from the public config route, and only when the user asks to reveal it.
-
-Errors follow the webhook routes' convention (docs/explanation/service.md#webhooks): a
-missing or unknown token answers HTTP 200 with ``{"gcCode": 410, ...}``, so the dashboard has one
-rule for every body it reads: check ``gcCode`` first.
+The dashboard needs the site's public facts before it can call the public routes, and the
+account token is all the user typed. The answer holds no secret. A missing or unknown
+token answers HTTP 200 with ``{"gcCode": 410, ...}``, as the webhook routes do
+(docs/explanation/service.md#webhooks).
 """
 
 from __future__ import annotations

@@ -1,20 +1,10 @@
 """The webhook routes at their exact paths (docs/explanation/service.md#webhooks).
 
-::
-
-    POST   /webhook/website/{website_id}/setup    {"url", "events"} -> config with a new secret
-    GET    /webhook/website/{website_id}/config   -> config (with the secret)
-    DELETE /webhook/website/{website_id}/disable  -> config, enabled false
-    GET    /webhook/website/{website_id}/calls    ?limit=&status=&event_type=&cursor=
-                                                  -> {"calls": [...], "next_cursor"}
-    POST   /webhook/call/{id}/replay              -> {"call": {...}} (a failed call only)
-    POST   /webhook/website/{website_id}/verify   -> {"valid", "reason"} (never calls the receiver)
-
-Every route authenticates first (:mod:`~gcbridge.emulator.auth.siteauth`: HTTP 200 with
-gcCode 410 on failure), then validates, so an unauthenticated caller learns
-nothing about the site. ``website_id`` is the 24-hex internal id; a shortname
-is treated like any id the credential does not own. Bodies are parsed by hand
-after authentication, since a site-key signature covers the raw bytes.
+Every route authenticates first (:mod:`~gcbridge.emulator.auth.siteauth`, a dependency:
+HTTP 200 with gcCode 410 on failure), then validates, so an unauthenticated caller learns
+nothing about the site. ``website_id`` is the 24-hex internal id; a shortname is treated
+like any id the credential does not own. Bodies are parsed by hand after authentication,
+since a site-key signature covers the raw bytes.
 """
 
 from __future__ import annotations
@@ -210,13 +200,8 @@ async def calls(request: Request, site: Site = SiteAuth) -> dict[str, Any]:
 async def replay(call_id: str, request: Request, site: Site = AnySiteAuth) -> dict[str, Any]:
     """A fresh call for the same event: new delivery id, retry count 0, ``replay_of`` set.
 
-    Idempotent: a call is replayed once. While its replay is pending or has
-    succeeded, replaying it again (a double click, a CLI retried after a
-    time-out, ten at once) answers that same replay, ``"fresh": false``, and
-    delivers nothing more. Once the replay has failed, replaying the original
-    or the replay makes one new delivery (the replay of the latest failed one).
-    The check and the insert share one transaction, so concurrent replays
-    cannot both pass it.
+    Idempotent (docs/how-to/replay-and-calls.md, "Replaying is idempotent"): the check
+    and the insert share one transaction, so concurrent replays cannot both pass it.
     """
     state = state_of(request)
 
