@@ -1,7 +1,7 @@
 """The pytest plugin ``gcbridge_emulator``: the ``gc_emulator`` fixture for customers' suites.
 
 Installed with the package (entry point ``pytest11``), like ``gc_webhook``; its use is
-docs/how-to/test-receiver-retries.md, "The gc_emulator fixture". One emulator per test
+docs/how-to/test-receiver-retries.md, "3. The `gc_emulator` fixture". One emulator per test
 session on loopback (port 0, a temporary data dir, the ``manual`` clock, private
 receivers allowed), reset to its sites before every test (the clock keeps its time). The
 sites are the documented example ones unless the ini option ``gc_emulator_sites`` names a

@@ -4,8 +4,7 @@ One :class:`Control` per app, on ``app.state.control``; its operations run one a
 (an ``asyncio.Lock``). The behaviour of an advance (each attempt made at its due time, in
 due order; stopped by a disconnect, a reset or a restore) and of a reset or a restore (the
 dispatcher stopped around the change, so it never runs on half a state) is the contract
-of docs/reference/emulator-control.md, "GET /_emulator/clock and POST /_emulator/clock"
-and "Snapshots".
+of docs/reference/emulator-control.md, "Routes" (clock, reset and "Snapshots").
 """
 
 from __future__ import annotations
