@@ -11,6 +11,7 @@ once (``approved``); a refused comment is ``deleted``, like a deleted one
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable
 from typing import Any
 
 from fastapi import APIRouter, Request, Response
@@ -150,7 +151,7 @@ async def list_comments(request: Request) -> dict[str, Any]:
 async def post_comment(body: NewComment, request: Request) -> Response:
     """Create a comment by the signed-in user on the thread ``(website_id, uid)``."""
     state = state_of(request)
-    user = await run_in_threadpool(lambda: require_user(request, invalid_reason="auth_required"))
+    user = await _signed_in_user(request)
     site = state.site(body.website_id)
     if user["site"] != site.shortname:
         raise ApiError(
@@ -204,18 +205,41 @@ async def post_comment(body: NewComment, request: Request) -> Response:
     return JSONResponse(public_comment(comment), status_code=201)
 
 
+async def _signed_in_user(request: Request) -> sqlite3.Row:
+    return await run_in_threadpool(lambda: require_user(request, invalid_reason="auth_required"))
+
+
 def _still_signed_in(request: Request, conn: sqlite3.Connection) -> None:
     """The session check again, in the write's transaction (a reset may have come between)."""
     require_user(request, invalid_reason="auth_required", conn=conn)
 
 
-def _own_comment(conn: sqlite3.Connection, comment_id: str, user: sqlite3.Row) -> sqlite3.Row:
-    row = get_comment(conn, comment_id)
-    if row is None or row["site"] != user["site"]:
-        raise _not_found(comment_id)
-    if row["author_id"] != user["id"]:
-        raise ApiError(403, "not_author", "only the author can change this comment")
-    return row
+async def _change_own_comment(
+    request: Request,
+    user: sqlite3.Row,
+    comment_id: str,
+    change: Callable[[sqlite3.Connection, sqlite3.Row], str | None],
+) -> Response:
+    """The author's change of their comment: ``change`` returns the event it fires, or None."""
+    state = state_of(request)
+
+    def write() -> tuple[dict[str, Any], bool]:
+        with state.db.transaction() as conn:
+            _still_signed_in(request, conn)
+            row = get_comment(conn, comment_id)
+            if row is None or row["site"] != user["site"]:
+                raise _not_found(comment_id)
+            if row["author_id"] != user["id"]:
+                raise ApiError(403, "not_author", "only the author can change this comment")
+            event = change(conn, row)
+            if event is not None:
+                _record(conn, state, state.site(row["site"]), event, comment_id)
+            return comment_json(conn, comment_id), event is not None
+
+    comment, changed = await run_in_threadpool(write)
+    if changed:
+        state.dispatcher.wake()
+    return JSONResponse(public_comment(comment))
 
 
 @router.patch(
@@ -225,29 +249,22 @@ def _own_comment(conn: sqlite3.Connection, comment_id: str, user: sqlite3.Row) -
 )
 async def edit_comment(comment_id: str, body: CommentEdit, request: Request) -> Response:
     """Replace the content of the signed-in user's comment; unchanged content fires nothing."""
-    state = state_of(request)
-    user = await run_in_threadpool(lambda: require_user(request, invalid_reason="auth_required"))
+    user = await _signed_in_user(request)
     content = check_content(body.content)
+    now = state_of(request).clock.now
 
-    def write() -> tuple[dict[str, Any], bool]:
-        with state.db.transaction() as conn:
-            _still_signed_in(request, conn)
-            row = _own_comment(conn, comment_id, user)
-            if row["status"] == "deleted":
-                raise ApiError(409, "comment_deleted", "a deleted comment cannot be edited")
-            if row["content"] == content:
-                return comment_json(conn, comment_id), False
-            conn.execute(
-                "UPDATE comments SET content = ?, updated_at = ? WHERE id = ?",
-                (content, state.clock.now(), comment_id),
-            )
-            _record(conn, state, state.site(row["site"]), UPDATED.name, comment_id)
-            return comment_json(conn, comment_id), True
+    def edit(conn: sqlite3.Connection, row: sqlite3.Row) -> str | None:
+        if row["status"] == "deleted":
+            raise ApiError(409, "comment_deleted", "a deleted comment cannot be edited")
+        if row["content"] == content:
+            return None
+        conn.execute(
+            "UPDATE comments SET content = ?, updated_at = ? WHERE id = ?",
+            (content, now(), comment_id),
+        )
+        return UPDATED.name
 
-    comment, changed = await run_in_threadpool(write)
-    if changed:
-        state.dispatcher.wake()
-    return JSONResponse(public_comment(comment))
+    return await _change_own_comment(request, user, comment_id, edit)
 
 
 @router.delete(
@@ -258,22 +275,14 @@ async def edit_comment(comment_id: str, body: CommentEdit, request: Request) -> 
 async def delete_comment(comment_id: str, request: Request) -> Response:
     """Mark the signed-in user's comment deleted; deleting twice fires once."""
     state = state_of(request)
-    user = await run_in_threadpool(lambda: require_user(request, invalid_reason="auth_required"))
 
-    def write() -> tuple[dict[str, Any], bool]:
-        with state.db.transaction() as conn:
-            _still_signed_in(request, conn)
-            row = _own_comment(conn, comment_id, user)
-            if row["status"] == "deleted":
-                return comment_json(conn, comment_id), False
-            _set_status(conn, state, comment_id, "deleted")
-            _record(conn, state, state.site(row["site"]), DELETED.name, comment_id)
-            return comment_json(conn, comment_id), True
+    def delete(conn: sqlite3.Connection, row: sqlite3.Row) -> str | None:
+        if row["status"] == "deleted":
+            return None
+        _set_status(conn, state, comment_id, "deleted")
+        return DELETED.name
 
-    comment, changed = await run_in_threadpool(write)
-    if changed:
-        state.dispatcher.wake()
-    return JSONResponse(public_comment(comment))
+    return await _change_own_comment(request, await _signed_in_user(request), comment_id, delete)
 
 
 def _set_status(

@@ -200,8 +200,13 @@ async def calls(request: Request, site: Site = SiteAuth) -> dict[str, Any]:
 async def replay(call_id: str, request: Request, site: Site = AnySiteAuth) -> dict[str, Any]:
     """A fresh call for the same event: new delivery id, retry count 0, ``replay_of`` set.
 
-    Idempotent (docs/how-to/replay-and-calls.md, "Replaying is idempotent"): the check
-    and the insert share one transaction, so concurrent replays cannot both pass it.
+    Idempotent: a call is replayed once. While its replay is pending or has
+    succeeded, replaying it again (a double click, a CLI retried after a
+    time-out, ten at once) answers that same replay, ``"fresh": false``, and
+    delivers nothing more. Once the replay has failed, replaying the original
+    or the replay makes one new delivery (the replay of the latest failed one).
+    The check and the insert share one transaction, so concurrent replays
+    cannot both pass it.
     """
     state = state_of(request)
 
