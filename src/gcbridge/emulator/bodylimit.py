@@ -1,24 +1,9 @@
-"""Request body caps, per route group, enforced before a route reads anything.
+"""Request body caps per route group (:data:`BODY_LIMITS`), enforced before a route reads anything.
 
-An ASGI middleware: a ``Content-Length`` above the cap of the route group is a
-413 at once (nothing read); a body without one (chunked) is read into memory
-only up to the cap, and a 413 answers as soon as it goes past. A route then
-gets the buffered body, never more than its cap, so no caller can make the
-emulator hold more than the cap per request before authentication or
-validation runs. The caps (also in README "Security"):
-
-==========================  =========  ====================================================
-path prefix                 cap        why
-==========================  =========  ====================================================
-``/api/pub/auth/``          16 KiB     username, e-mail, password
-``/api/pub/sso/``           32 KiB     ssoData is at most 16 KiB
-``/api/pub/comments``       128 KiB    10,000 characters of content, JSON-escaped
-``/webhook/``               256 KiB    setup bodies are small; ``verify`` takes a delivery body
-anything else               64 KiB
-==========================  =========  ====================================================
-
-Errors use the gcCode shape: 413 ``body_too_large``, 400 ``invalid_request`` for a
-``Content-Length`` that is not a number.
+A ``Content-Length`` over the cap is a 413 at once; a chunked body is buffered only up to
+the cap. So no caller makes the emulator hold more than the cap before authentication or
+validation runs. The caps are listed in docs/explanation/security.md, "The emulator".
+Errors: 413 ``body_too_large``, 400 ``invalid_request`` (a ``Content-Length`` not a number).
 """
 
 from __future__ import annotations
@@ -27,7 +12,7 @@ import json
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
-__all__ = ["BODY_LIMITS", "DEFAULT_BODY_LIMIT", "BodyLimit", "limit_for"]
+__all__ = ["BODY_LIMITS", "DEFAULT_BODY_LIMIT", "BodyLimit", "limit_for", "replay_receive"]
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -99,7 +84,7 @@ class BodyLimit:
         while True:
             message = await receive()
             if message["type"] != "http.request":
-                await self.app(scope, _replay([], message, receive), send)
+                await self.app(scope, replay_receive([], message, receive), send)
                 return
             chunk = message.get("body", b"")
             size += len(chunk)
@@ -109,10 +94,10 @@ class BodyLimit:
             chunks.append(chunk)
             if not message.get("more_body", False):
                 break
-        await self.app(scope, _replay(chunks, None, receive), send)
+        await self.app(scope, replay_receive(chunks, None, receive), send)
 
 
-def _replay(chunks: list[bytes], pending: Message | None, receive: Receive) -> Receive:
+def replay_receive(chunks: list[bytes], pending: Message | None, receive: Receive) -> Receive:
     """A ``receive`` that yields the buffered body once, then defers to the server."""
     sent = False
 

@@ -1,16 +1,9 @@
 """The data directory's permissions: 0700 for the directory, 0600 for every file in it.
 
-The directory holds webhook secrets, password hashes, session keys and site
-credentials (``emulator.sqlite3`` and its ``-wal``/``-shm``, ``session.key``,
-``demo-site.json``). Whatever the umask, nobody but the owner may read them:
-:func:`secure_data_dir` creates the directory 0700 and tightens what is already
-there (a directory made by an older version), and :func:`create_private_file`
-makes a new file 0600 from its first byte. SQLite gives the ``-wal`` and ``-shm``
-files the mode of the database file, so a 0600 database keeps them 0600 too.
-
-A path that cannot be the data directory (a file, a path under a file, a
-directory that cannot be created or written) is a :class:`ConfigError` with
-reason ``bad_data_dir`` that says why, never an ``OSError`` traceback.
+It holds webhook secrets, password hashes, session keys and site credentials; whatever the
+umask, only the owner reads them (SQLite gives ``-wal`` and ``-shm`` the database file's
+mode). A path that cannot be the data directory is a :class:`ConfigError`
+``bad_data_dir`` saying why, never an ``OSError`` traceback.
 """
 
 from __future__ import annotations

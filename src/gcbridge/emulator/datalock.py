@@ -1,13 +1,9 @@
 """One emulator per data directory: ``DIR/emulator.lock``, held while it runs, names its pid.
 
-Two emulators on one data directory would share one SQLite journal and one demo
-site and deliver each webhook twice; the second one used to start silently.
-:func:`lock_data_dir` takes an exclusive ``flock`` on ``DIR/emulator.lock`` and
-writes the holder's pid into it; a second emulator is refused with one line,
-``ConfigError`` reason ``data_dir_in_use``, naming that pid. The operating
-system drops the lock when the holder exits, however it exits, so a crash leaves
-no stale lock (the file stays, unlocked). Where ``fcntl`` does not exist
-(Windows) there is no lock.
+Two emulators on one directory would share one journal and deliver each webhook twice. The
+lock is an exclusive ``flock``, dropped by the OS however the holder exits (no stale lock);
+a second emulator gets ``ConfigError`` ``data_dir_in_use`` naming the pid. No ``fcntl``
+(Windows): no lock.
 """
 
 from __future__ import annotations

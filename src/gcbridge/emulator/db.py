@@ -24,6 +24,7 @@ log = logging.getLogger("gcbridge.emulator.db")
 
 __all__ = [
     "new_id",
+    "first_row",
     "latest_time",
     "migrate",
     "stored_version",
@@ -308,6 +309,12 @@ class Database:
         """Close the file."""
         with self._lock:
             self._conn.close()
+
+
+def first_row(conn: sqlite3.Connection, sql: str, args: tuple[object, ...]) -> sqlite3.Row | None:
+    """The first row ``sql`` answers, or ``None``."""
+    row: sqlite3.Row | None = conn.execute(sql, args).fetchone()
+    return row
 
 
 def new_id() -> str:

@@ -1,17 +1,8 @@
 """Strict parsing of what callers send: numbers in query strings, JSON bodies, names.
 
-One rule for every route: a value is parsed once, whole, and bounded; anything
-else is a 400 ``invalid_request`` in the gcCode shape (never a 500, never a
-prefix silently used). The pydantic routes get the same string rules through
-:class:`StrictBody`.
-
-- :func:`parse_int` reads a decimal integer of ASCII digits within ``[low, high]``
-  (``"0001000"`` is 1000, so above a cap of 200 it is refused; 5,000 digits
-  never reach ``int()``).
-- :func:`parse_json_object` reads a raw JSON body: strict UTF-8, an object at the
-  top, at most :data:`MAX_DEPTH` levels, integers of at most :data:`MAX_INT_DIGITS`
-  digits, and no lone surrogate (``"\\ud800"``) in any string or key.
-- :func:`clean_strings` is the surrogate and depth check on parsed data.
+One rule for every route: a value is parsed once, whole, and bounded; anything else is a
+400 ``invalid_request`` in the gcCode shape (never a 500, never a prefix silently used).
+Pydantic bodies get the same string rules through :class:`StrictBody`.
 """
 
 from __future__ import annotations
@@ -24,7 +15,6 @@ from typing import Any
 from pydantic import BaseModel, model_validator
 
 from gcbridge.emulator.errors import ApiError
-from gcbridge.emulator.usernames import username_keys
 
 __all__ = [
     "MAX_DEPTH",
@@ -32,7 +22,6 @@ __all__ = [
     "BadInput",
     "USERNAME",
     "EMAIL",
-    "username_key",
     "unsafe_text",
     "StrictBody",
     "clean_strings",
@@ -63,15 +52,6 @@ def unsafe_text(value: str) -> bool:
     and zero-width characters, which let one name render as another.
     """
     return any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn") for ch in value)
-
-
-def username_key(username: str) -> str:
-    """The main uniqueness key of a username (``Ａlice``, ``ALICE``, ``аlice``: ``alice``).
-
-    The TR39 skeleton of the NFKC-case-folded name; see :mod:`gcbridge.emulator.usernames`
-    for the second key and the refused invisible characters.
-    """
-    return username_keys(username).fold
 
 
 class BadInput(ValueError):

@@ -1,23 +1,12 @@
 """The pytest plugin ``gcbridge_emulator``: the ``gc_emulator`` fixture for customers' suites.
 
-Installed with the package (entry point ``pytest11``), like ``gc_webhook``. One
-emulator per test session runs on loopback (port 0, a temporary data dir, the
-``manual`` clock, private receivers allowed); every test starts from a reset
-(the sites only; the clock keeps its time, it never goes back)::
-
-    def test_retries(gc_emulator, my_receiver_url):
-        gc_emulator.setup_webhook(my_receiver_url)          # returns the secret
-        ...create a comment through your app or gc_emulator.http...
-        gc_emulator.advance("6h")                            # every attempt due runs
-        gc_emulator.advance_until_idle()
-        receiver = WebhookReceiver(secret, clock=gc_emulator.clock)
-
-The sites are the documented example site (``demo``) and a second one, unless the
-ini option ``gc_emulator_sites`` names a sites file (TOML, as ``--sites``); the
-fixture's credentials are the first site's.
-
-The emulator's imports (FastAPI, uvicorn, httpx: extra ``emulator``) happen only
-when a test asks for the fixture, so the plugin costs nothing to other suites.
+Installed with the package (entry point ``pytest11``), like ``gc_webhook``; its use is
+docs/how-to/test-receiver-retries.md, "3. The `gc_emulator` fixture". One emulator per test
+session on loopback (port 0, a temporary data dir, the ``manual`` clock, private
+receivers allowed), reset to its sites before every test (the clock keeps its time). The
+sites are the documented example ones unless the ini option ``gc_emulator_sites`` names a
+sites file; the fixture's credentials are the first site's. The emulator's imports
+(extra ``emulator``) happen only when a test asks for the fixture.
 """
 
 from __future__ import annotations
@@ -55,39 +44,23 @@ class GcEmulator:
 
         from gcbridge.webhooks.emulator_clock import EmulatorClock
 
-        self._running = running
         self.url: str = running.url
         self.admin_token: str = running.admin_token
-        self.site = running.site
+        self.site = site = running.site
+        # credentials of the first site
+        self.website_id: str = site.website_id
+        """The site's ``website_id`` (webhook routes)."""
+        self.shortname: str = site.shortname
+        """The site's shortname (``website_id`` of the comment routes)."""
+        self.account_token: str = site.account_token
+        """``Authorization: Bearer <account_token>`` of the webhook routes."""
+        self.sso_public_key: str = site.sso_public_key
+        """The site's ``api_public_key``."""
+        self.sso_secret: str = site.sso_secret
+        """The key your backend signs ssoData with."""
         self.http = httpx.Client(base_url=self.url, timeout=60)
         self.clock = EmulatorClock(self.url)
         """The emulator's clock: ``WebhookReceiver(..., clock=...)``, ``verify_signature``."""
-
-    # credentials of the first site
-    @property
-    def website_id(self) -> str:
-        """The site's ``website_id`` (webhook routes)."""
-        return str(self.site.website_id)
-
-    @property
-    def shortname(self) -> str:
-        """The site's shortname (``website_id`` of the comment routes)."""
-        return str(self.site.shortname)
-
-    @property
-    def account_token(self) -> str:
-        """``Authorization: Bearer <account_token>`` of the webhook routes."""
-        return str(self.site.account_token)
-
-    @property
-    def sso_public_key(self) -> str:
-        """The site's ``api_public_key``."""
-        return str(self.site.sso_public_key)
-
-    @property
-    def sso_secret(self) -> str:
-        """The key your backend signs ssoData with."""
-        return str(self.site.sso_secret)
 
     # control
     def _control(self, method: str, path: str, **kw: Any) -> dict[str, Any]:

@@ -1,22 +1,9 @@
 """The emulator's own request log and test hooks (``Settings.request_log``; off by default).
 
-A browser engine that cannot intercept requests (WebKitGTK) leaves the
-checking to the server: with ``request_log=True`` the app records every request
-it serves (method, URL, the headers a leak would travel in, the body) with the
-answer's status and, for JSON answers, their ``error`` code; and it offers the
-hooks a harness needs:
-
-- :meth:`RequestLog.hold`: keep answers matching a predicate waiting until
-  released (the comments answer arriving after the page finished loading);
-- :meth:`RequestLog.allow_frames`: add an origin to the widget page's
-  ``frame-src`` (a hostile frame inside the widget, for a test);
-- :meth:`RequestLog.no_content`: answer a path with ``204 No Content``, a navigation that
-  never commits (the browser keeps the page it shows: a provisional load that failed);
-- :meth:`RequestLog.unavailable`: answer the paths under a prefix with ``503 Service
-  Unavailable`` (the widget's server down behind its front, until it is back).
-
-Everything stays in memory; the log holds bearer tokens and ssoData, so it is
-for tests on loopback only.
+For browser engines that cannot intercept requests (WebKitGTK), the server records every
+request it serves (method, URL, the headers a leak would travel in, the body, the answer's
+status and ``error`` code) and obeys the hooks of :class:`RequestLog`. It holds bearer
+tokens and ssoData in memory: for tests on loopback only.
 """
 
 from __future__ import annotations
@@ -26,9 +13,11 @@ import json
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from typing import Any
+
+from gcbridge.emulator.bodylimit import replay_receive
 
 __all__ = ["LoggedRequest", "RequestLog", "RecordRequests", "Hold"]
 
@@ -98,37 +87,26 @@ class RequestLog:
         return gate
 
     @contextmanager
-    def allow_frames(self, origin: str) -> Iterator[None]:
+    def _while(self, hooks: list[str], value: str) -> Iterator[None]:
+        with self._lock:
+            hooks.append(value)
+        try:
+            yield
+        finally:
+            with self._lock:
+                hooks.remove(value)
+
+    def allow_frames(self, origin: str) -> AbstractContextManager[None]:
         """While inside, the widget page may frame ``origin`` (its CSP gets a ``frame-src``)."""
-        with self._lock:
-            self.frame_origins.append(origin)
-        try:
-            yield
-        finally:
-            with self._lock:
-                self.frame_origins.remove(origin)
+        return self._while(self.frame_origins, origin)
 
-    @contextmanager
-    def no_content(self, path: str) -> Iterator[None]:
+    def no_content(self, path: str) -> AbstractContextManager[None]:
         """While inside, requests for ``path`` are answered ``204 No Content`` (the app unasked)."""
-        with self._lock:
-            self.no_content_paths.append(path)
-        try:
-            yield
-        finally:
-            with self._lock:
-                self.no_content_paths.remove(path)
+        return self._while(self.no_content_paths, path)
 
-    @contextmanager
-    def unavailable(self, prefix: str) -> Iterator[None]:
+    def unavailable(self, prefix: str) -> AbstractContextManager[None]:
         """While inside, paths starting with ``prefix`` are answered ``503`` (a server down)."""
-        with self._lock:
-            self.unavailable_prefixes.append(prefix)
-        try:
-            yield
-        finally:
-            with self._lock:
-                self.unavailable_prefixes.remove(prefix)
+        return self._while(self.unavailable_prefixes, prefix)
 
     def _down(self, path: str) -> bool:
         with self._lock:
@@ -175,16 +153,6 @@ class RecordRequests:
             await send({"type": "http.response.body", "body": _DOWN_PAGE})
             return
 
-        replayed = False
-
-        async def replay() -> dict[str, Any]:
-            nonlocal replayed
-            if replayed:
-                message: dict[str, Any] = await receive()
-                return message
-            replayed = True
-            return {"type": "http.request", "body": body, "more_body": False}
-
         answer: list[bytes] = []
 
         async def watch(message: dict[str, Any]) -> None:
@@ -201,7 +169,7 @@ class RecordRequests:
             await send(message)
 
         try:
-            await self.app(scope, replay, watch)
+            await self.app(scope, replay_receive([body], None, receive), watch)
         finally:
             if not entry.done:
                 entry.error = _error_code(b"".join(answer))

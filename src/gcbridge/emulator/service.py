@@ -1,21 +1,10 @@
 """The emulator's FastAPI application: ``create_app(settings, *, clock, transport)``.
 
-The top of the emulator: it imports every part, nothing imports it (but the CLI,
-the demo and tests). No module-level globals: everything a route needs hangs off
-``app.state.emulator`` (an :class:`~gcbridge.emulator.state.EmulatorState`).
-The routers, one per part of the service's interface (docs/explanation/service.md):
-
-- ``comments.threadload``  GET /api/pub/thread-load/
-- ``widget``               the widget page at /widget/
-- ``auth.accounts``        SSO login and the service's own accounts
-- ``comments.routes``      comments and moderation (each change fires its webhook event)
-- ``webhooks.routes``      /webhook/...
-- ``dashboard``            the developer dashboard at /dashboard/
-- ``control.routes``       /_emulator/...: health, clock, reset, snapshots (admin token)
-
-The clock: the default (``SYSTEM_CLOCK``) becomes a :class:`ControlledClock` in
-``settings.clock_mode``, which ``/_emulator/clock`` can freeze and advance; a clock
-passed in (a test's ``ManualClock``) is used as is and cannot be moved by route.
+The top of the emulator: it imports every part and nothing imports it (but the CLI, the
+demo and tests). No module-level globals: what a route needs hangs off
+``app.state.emulator`` (:class:`~gcbridge.emulator.state.EmulatorState`). The default clock
+becomes a :class:`ControlledClock` in ``settings.clock_mode`` (``/_emulator/clock`` moves
+it); a clock passed in (a test's ``ManualClock``) is used as is and cannot be moved by route.
 """
 
 from __future__ import annotations

@@ -127,8 +127,6 @@ class Settings:
             site, created = load_or_create_demo_site(data)
             sites = Sites([site])
             generated = site if created else None
-            if not created:
-                generated = None
         if clock_mode not in ("system", "manual"):
             raise ConfigError(f"--clock {clock_mode!r}: system or manual", reason="bad_clock")
         if not 0 < port < 65536:

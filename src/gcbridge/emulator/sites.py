@@ -1,22 +1,17 @@
 """Sites of the emulator: read from a TOML file, or one generated demo site.
 
-A site has a public ``shortname`` (``service_id`` / ``website_id`` in gc_url) and
-an internal 24-hex ``website_id`` used by the webhook routes, plus its
-credentials. See docs/guides/emulator.md, "Sites".
-
-A sites file is refused at load, in one line naming the line at fault, for: a
-value that is not a quoted string (``wrong_type``), a missing or empty one
-(``missing_field``), two sites sharing a name or key (``duplicate_site``, both
-lines named). An ``sso_secret`` shorter than the issuer accepts
-(:data:`gcbridge.sso.issuer.MIN_SECRET_BYTES`, the rule ``SsoIssuer`` applies) loads,
-because the short example credentials (emulator/testing.py) must, but never silently:
-:attr:`Sites.warnings` has one ``weak_secret`` line for it, which ``gcbridge
-emulator`` prints, unless that table says ``allow_weak_secret = true`` (as
-``SsoIssuer(allow_weak_secret=True)`` does for short example credentials).
+A site has a public ``shortname`` and an internal 24-hex ``website_id`` (the webhook
+routes'), plus its credentials: docs/guides/emulator.md, "Sites". A bad sites file is one
+line naming the line at fault and a reason (``wrong_type``, ``missing_field``,
+``duplicate_site``, ...). An ``sso_secret`` shorter than ``SsoIssuer`` accepts
+(:data:`gcbridge.sso.issuer.MIN_SECRET_BYTES`) loads, since the example credentials must,
+but never silently: a ``weak_secret`` line in :attr:`Sites.warnings`, unless the table
+says ``allow_weak_secret = true``.
 """
 
 from __future__ import annotations
 
+import hmac
 import json
 import re
 import secrets
@@ -152,6 +147,18 @@ class Sites:
     def by_site_key_id(self, key_id: str) -> Site | None:
         """The site whose server-to-server key id is ``key_id``."""
         return self._by["site_key_id"].get(key_id)
+
+    def by_account_token(self, token: str) -> Site | None:
+        """The site whose account token is ``token``.
+
+        Compared with every site's, in constant time, so the time taken does not tell
+        which site matched (or whether any did).
+        """
+        matched: Site | None = None
+        for site in self._all:
+            if hmac.compare_digest(token.encode("utf-8"), site.account_token.encode("utf-8")):
+                matched = site
+        return matched
 
 
 def _site_from(raw: Mapping[str, Any], where: str, *, warnings: list[str] | None = None) -> Site:

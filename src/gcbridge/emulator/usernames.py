@@ -1,39 +1,25 @@
 """Usernames that render alike are one username: invisible characters, mixed scripts, skeletons.
 
-Threat model: the widget shows a comment's author by name. A second user whose
-name renders like a taken one (``аlice`` with a Cyrillic ``а``, ``alice`` with a
-combining grapheme joiner, a variation selector, a Hangul filler or a trailing
-ideographic space, ``alịce`` with a dot below, ``ᴍallory`` with a small capital)
-could pose as that user. Three rules stop it:
+Threat model: the widget shows a comment's author by name, so a second user whose name
+renders like a taken one (``аlice`` with a Cyrillic ``а``, a combining grapheme joiner, a
+Hangul filler, ``alịce`` with a dot below, ``ᴍallory``) could pose as that user. Three
+rules stop it (docs/explanation/security.md, "The emulator", says which names are one):
 
-- :func:`invisible_problem` refuses a name holding a character that renders as
-  nothing or as blank: controls, format characters, every Unicode
-  ``Default_Ignorable_Code_Point`` (U+034F, U+FE00-FE0F, U+3164, U+FFA0, U+115F,
-  tags ...), blank symbols (U+2800 BRAILLE PATTERN BLANK), and any space other
-  than single U+0020 between visible characters (U+3000, U+00A0, U+2002 ...).
-- :func:`mixed_script_problem` refuses a name whose letters mix scripts beyond
-  UTS #39's "Highly Restrictive" level (ICU's default): Latin with Cyrillic or
-  Greek (``мallory``) is refused whatever names are taken, because a letter of
-  one script that the confusables table does not pair with the other's can still
-  pass for it; Latin with Han and kana, or with Hangul, stays allowed.
-- :func:`username_keys` gives the two keys under which a name is unique on a
-  site: ``fold`` = TR39 skeleton of the NFKC-case-folded name (``ALICE`` and
-  ``аlice`` are ``alice``) and ``shape`` = the case-folded skeleton of the NFKC
-  name (``paypaI`` with a capital I is ``paypal``: the skeleton maps ``I`` to
-  ``l`` before case folding would turn it into ``i``). A name conflicts with a
-  taken one when either key is equal. Both keys also fold what the confusables
-  table leaves apart: the marks of the Combining Diacritical Marks blocks are
-  dropped (a visible accent or dot does not make a distinct name: ``alịce``,
-  ``álice`` and ``alice`` are one), a Latin small capital is its letter
-  (``ᴍ`` is ``m``), and ``vv`` is ``w`` and ``ʍ`` (where the skeleton puts the
-  Cyrillic ``м``) is ``m``.
+- :func:`invisible_problem` refuses a character that renders as nothing or as blank
+  (controls, format characters, ``Default_Ignorable_Code_Point``, blank symbols, any
+  space but a single U+0020 between visible characters);
+- :func:`mixed_script_problem` refuses letters that mix scripts beyond UTS #39's "Highly
+  Restrictive" level (ICU's default);
+- :func:`username_keys` gives the two keys under which a name is unique on a site:
+  ``fold``, the TR39 skeleton of the NFKC-case-folded name, and ``shape``, the
+  case-folded skeleton of the NFKC name (``paypaI`` is ``paypal``: the skeleton maps
+  ``I`` to ``l`` before case folding would make it ``i``); either key equal is a
+  conflict. Both also fold what the confusables table leaves apart (combining
+  diacritical marks dropped, small capitals, ``vv`` and ``ʍ``).
 
-The Unicode data (the ``Default_Ignorable_Code_Point`` property and the
-confusables of UTS #39, ``confusables.txt``) comes from ICU, the Unicode
-Consortium's own implementation, through PyICU (``pyicu-wheels``, the
-``emulator`` extra): the skeleton is ICU's ``SpoofChecker.getSkeleton``. When
-ICU's data changes (a new Unicode version), :data:`KEY_VERSION` changes and the
-database recomputes the stored keys (see :mod:`gcbridge.emulator.db`).
+The Unicode data comes from ICU (PyICU, the ``emulator`` extra); when it changes,
+:data:`KEY_VERSION` changes and the database recomputes the stored keys
+(:mod:`gcbridge.emulator.db`).
 """
 
 from __future__ import annotations

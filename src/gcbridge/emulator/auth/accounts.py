@@ -1,18 +1,8 @@
-"""Sign-in of the widget: SSO login and the service's own accounts.
+"""Sign-in of the widget: SSO login and the service's own accounts (``/api/pub/...``).
 
-Routes (see the widget API brief)::
-
-    POST /api/pub/sso/login        {"api_public_key", "ssoData"} -> {"token", "user"}
-    GET  /api/pub/me               Bearer -> {"user"}
-    POST /api/pub/auth/register    {"website_id", "username", "email", "password"}
-                                   -> 201 {"token", "user"}
-    POST /api/pub/auth/login       {"website_id", "username", "password"} -> {"token", "user"}
-    POST /api/pub/auth/logout      Bearer -> 204
-    GET  /api/pub/avatars/{id}.svg the generated default avatar
-
-ssoData is a credential: it arrives only in a request body, is verified with
-the site's SSO secret and is never logged, stored or echoed, not even in error
-messages (those carry the verifier's reason code only).
+ssoData is a credential: it arrives only in a request body, is verified with the site's
+SSO secret and is never logged, stored or echoed, not even in error messages (those carry
+the verifier's reason code only).
 """
 
 from __future__ import annotations

@@ -1,13 +1,9 @@
 """Widget session tokens: itsdangerous-signed, time-limited, revocable.
 
-Threat model: a token is a bearer credential kept by the widget in localStorage.
-It is signed (HMAC via ``URLSafeTimedSerializer``) with a random key created
-once per data directory (``session.key``, mode 0600), so tokens survive a
-restart of the emulator but not a new data directory, and cannot be forged
-without the file. A token carries the user id and a session id; the ``sessions``
-table lets logout revoke one token before ``max_age`` ends. Signature checks
-are constant-time (itsdangerous); the token's age is measured on the injected
-clock.
+Threat model: a token is a bearer credential the widget keeps in localStorage. It is
+signed with a random key made once per data directory (``session.key``, 0600), so it
+survives a restart but cannot be forged without the file; the ``sessions`` table lets
+logout revoke it before ``max_age``; its age is measured on the injected clock.
 
 ::
 

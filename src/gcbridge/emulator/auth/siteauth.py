@@ -69,16 +69,6 @@ def _request_target(request: Request) -> str:
     return f"{path}?{query.decode('latin-1')}" if query else path
 
 
-def _by_token(request: Request, token: str) -> Site:
-    matched: Site | None = None
-    for site in state_of(request).settings.sites:
-        if hmac.compare_digest(token.encode("utf-8"), site.account_token.encode("utf-8")):
-            matched = site
-    if matched is None:
-        raise _refused("invalid_token", "the account token is not valid")
-    return matched
-
-
 async def _by_site_key(request: Request, key_id: str) -> Site:
     state = state_of(request)
     timestamp = request.headers.get(SITE_TIMESTAMP_HEADER, "")
@@ -116,7 +106,10 @@ async def authenticated_site(request: Request) -> Site:
         scheme, _, token = auth.strip().partition(" ")
         if scheme.lower() != "bearer" or not token.strip() or len(token) > _MAX_HEADER:
             raise _refused("invalid_token", "Authorization: Bearer <account_token> expected")
-        return _by_token(request, token.strip())
+        site = state_of(request).settings.sites.by_account_token(token.strip())
+        if site is None:
+            raise _refused("invalid_token", "the account token is not valid")
+        return site
     if key_id is not None:
         if len(key_id) > _MAX_HEADER:
             raise _refused("invalid_site_signature", "the site-key signature is not valid")

@@ -9,7 +9,7 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
-from gcbridge.emulator.db import new_id
+from gcbridge.emulator.db import first_row, new_id
 from gcbridge.emulator.usernames import username_keys
 
 __all__ = [
@@ -26,10 +26,7 @@ __all__ = [
 
 def get_user(conn: sqlite3.Connection, user_id: str) -> sqlite3.Row | None:
     """The users row ``user_id``."""
-    row: sqlite3.Row | None = conn.execute(
-        "SELECT * FROM users WHERE id = ?", (user_id,)
-    ).fetchone()
-    return row
+    return first_row(conn, "SELECT * FROM users WHERE id = ?", (user_id,))
 
 
 def find_user_by_username(conn: sqlite3.Connection, site: str, username: str) -> sqlite3.Row | None:
@@ -37,12 +34,12 @@ def find_user_by_username(conn: sqlite3.Connection, site: str, username: str) ->
 
     ``Alice``, ``ALICE`` and ``Ａｌｉｃｅ`` (fullwidth) all find ``alice``.
     """
-    row: sqlite3.Row | None = conn.execute(
+    return first_row(
+        conn,
         "SELECT * FROM users WHERE site = ? AND (username = ? OR username_key = ?)"
         " ORDER BY username = ? DESC, created_at LIMIT 1",
         (site, username, username_keys(username).fold, username),
-    ).fetchone()
-    return row
+    )
 
 
 def find_username_holder(
@@ -54,12 +51,12 @@ def find_username_holder(
     find ``alice``; ``paypaI`` (capital I) finds ``paypal``.
     """
     keys = username_keys(username)
-    row: sqlite3.Row | None = conn.execute(
+    return first_row(
+        conn,
         "SELECT * FROM users WHERE site = ? AND (username_key = ? OR username_shape = ?)"
         " AND id != ? ORDER BY created_at LIMIT 1",
         (site, keys.fold, keys.shape, other_than or ""),
-    ).fetchone()
-    return row
+    )
 
 
 def set_username(conn: sqlite3.Connection, user_id: str, username: str) -> None:
@@ -76,10 +73,9 @@ def find_user_by_external_id(
     conn: sqlite3.Connection, site: str, external_id: str
 ) -> sqlite3.Row | None:
     """The SSO user of ``site`` whose SSO id is ``external_id``."""
-    row: sqlite3.Row | None = conn.execute(
-        "SELECT * FROM users WHERE site = ? AND external_id = ?", (site, external_id)
-    ).fetchone()
-    return row
+    return first_row(
+        conn, "SELECT * FROM users WHERE site = ? AND external_id = ?", (site, external_id)
+    )
 
 
 def insert_user(

@@ -1,27 +1,17 @@
-"""Comments and moderation; every change fires its webhook event.
+"""Comments and moderation; every change fires its webhook event (:mod:`gcbridge.webhooks.catalog`).
 
-Routes (``website_id``: the site's shortname or its internal 24-hex id, either one), and
-the event each fires (:mod:`gcbridge.webhooks.catalog`)::
-
-    GET    /api/pub/comments?website_id=&uid=            the thread and its visible comments
-    POST   /api/pub/comments                             Bearer session  -> 201, CREATED
-                                    (optional "attachment": {"name", "type", "size"})
-    PATCH  /api/pub/comments/{id}   {"content"}          author only     -> UPDATED
-    DELETE /api/pub/comments/{id}                        author only     -> DELETED
-    POST   /api/moderation/comments/{id}/approve         site account token -> APPROVED
-    POST   /api/moderation/comments/{id}/refuse          site account token -> DELETED
-
-Outbox rule: the comment row and the webhook ``calls`` row are written in ONE
-transaction (``enqueue_event`` inside ``state.db.transaction()``), so a crash
-can lose neither one without the other; the dispatcher is woken only after the
-commit. New comments are published at once (status ``approved``). A refused
-comment has status ``deleted``, the same as a deleted one (docs/explanation/service.md#webhooks).
+``website_id`` is the site's shortname or its internal 24-hex id, either one. Outbox rule:
+the comment row and its webhook ``calls`` row are written in ONE transaction
+(``enqueue_event`` inside ``state.db.transaction()``), so a crash loses neither without
+the other; the dispatcher is woken only after the commit. New comments are published at
+once (``approved``); a refused comment is ``deleted``, like a deleted one
+(docs/explanation/service.md#webhooks).
 """
 
 from __future__ import annotations
 
-import hmac
 import sqlite3
+from collections.abc import Callable
 from typing import Any
 
 from fastapi import APIRouter, Request, Response
@@ -57,7 +47,7 @@ from gcbridge.emulator.openapi import error_responses
 from gcbridge.emulator.sites import Site
 from gcbridge.emulator.state import EmulatorState, state_of
 from gcbridge.emulator.webhooks import journal
-from gcbridge.webhooks.catalog import APPROVED, CREATED, DELETED, UPDATED
+from gcbridge.webhooks.catalog import APPROVED, CREATED, DELETED, UPDATED, EventKind
 
 __all__ = ["router"]
 
@@ -161,7 +151,7 @@ async def list_comments(request: Request) -> dict[str, Any]:
 async def post_comment(body: NewComment, request: Request) -> Response:
     """Create a comment by the signed-in user on the thread ``(website_id, uid)``."""
     state = state_of(request)
-    user = await run_in_threadpool(lambda: require_user(request, invalid_reason="auth_required"))
+    user = await _signed_in_user(request)
     site = state.site(body.website_id)
     if user["site"] != site.shortname:
         raise ApiError(
@@ -215,18 +205,41 @@ async def post_comment(body: NewComment, request: Request) -> Response:
     return JSONResponse(public_comment(comment), status_code=201)
 
 
+async def _signed_in_user(request: Request) -> sqlite3.Row:
+    return await run_in_threadpool(lambda: require_user(request, invalid_reason="auth_required"))
+
+
 def _still_signed_in(request: Request, conn: sqlite3.Connection) -> None:
     """The session check again, in the write's transaction (a reset may have come between)."""
     require_user(request, invalid_reason="auth_required", conn=conn)
 
 
-def _own_comment(conn: sqlite3.Connection, comment_id: str, user: sqlite3.Row) -> sqlite3.Row:
-    row = get_comment(conn, comment_id)
-    if row is None or row["site"] != user["site"]:
-        raise _not_found(comment_id)
-    if row["author_id"] != user["id"]:
-        raise ApiError(403, "not_author", "only the author can change this comment")
-    return row
+async def _change_own_comment(
+    request: Request,
+    user: sqlite3.Row,
+    comment_id: str,
+    change: Callable[[sqlite3.Connection, sqlite3.Row], str | None],
+) -> Response:
+    """The author's change of their comment: ``change`` returns the event it fires, or None."""
+    state = state_of(request)
+
+    def write() -> tuple[dict[str, Any], bool]:
+        with state.db.transaction() as conn:
+            _still_signed_in(request, conn)
+            row = get_comment(conn, comment_id)
+            if row is None or row["site"] != user["site"]:
+                raise _not_found(comment_id)
+            if row["author_id"] != user["id"]:
+                raise ApiError(403, "not_author", "only the author can change this comment")
+            event = change(conn, row)
+            if event is not None:
+                _record(conn, state, state.site(row["site"]), event, comment_id)
+            return comment_json(conn, comment_id), event is not None
+
+    comment, changed = await run_in_threadpool(write)
+    if changed:
+        state.dispatcher.wake()
+    return JSONResponse(public_comment(comment))
 
 
 @router.patch(
@@ -236,29 +249,22 @@ def _own_comment(conn: sqlite3.Connection, comment_id: str, user: sqlite3.Row) -
 )
 async def edit_comment(comment_id: str, body: CommentEdit, request: Request) -> Response:
     """Replace the content of the signed-in user's comment; unchanged content fires nothing."""
-    state = state_of(request)
-    user = await run_in_threadpool(lambda: require_user(request, invalid_reason="auth_required"))
+    user = await _signed_in_user(request)
     content = check_content(body.content)
+    now = state_of(request).clock.now
 
-    def write() -> tuple[dict[str, Any], bool]:
-        with state.db.transaction() as conn:
-            _still_signed_in(request, conn)
-            row = _own_comment(conn, comment_id, user)
-            if row["status"] == "deleted":
-                raise ApiError(409, "comment_deleted", "a deleted comment cannot be edited")
-            if row["content"] == content:
-                return comment_json(conn, comment_id), False
-            conn.execute(
-                "UPDATE comments SET content = ?, updated_at = ? WHERE id = ?",
-                (content, state.clock.now(), comment_id),
-            )
-            _record(conn, state, state.site(row["site"]), UPDATED.name, comment_id)
-            return comment_json(conn, comment_id), True
+    def edit(conn: sqlite3.Connection, row: sqlite3.Row) -> str | None:
+        if row["status"] == "deleted":
+            raise ApiError(409, "comment_deleted", "a deleted comment cannot be edited")
+        if row["content"] == content:
+            return None
+        conn.execute(
+            "UPDATE comments SET content = ?, updated_at = ? WHERE id = ?",
+            (content, now(), comment_id),
+        )
+        return UPDATED.name
 
-    comment, changed = await run_in_threadpool(write)
-    if changed:
-        state.dispatcher.wake()
-    return JSONResponse(public_comment(comment))
+    return await _change_own_comment(request, user, comment_id, edit)
 
 
 @router.delete(
@@ -269,22 +275,14 @@ async def edit_comment(comment_id: str, body: CommentEdit, request: Request) -> 
 async def delete_comment(comment_id: str, request: Request) -> Response:
     """Mark the signed-in user's comment deleted; deleting twice fires once."""
     state = state_of(request)
-    user = await run_in_threadpool(lambda: require_user(request, invalid_reason="auth_required"))
 
-    def write() -> tuple[dict[str, Any], bool]:
-        with state.db.transaction() as conn:
-            _still_signed_in(request, conn)
-            row = _own_comment(conn, comment_id, user)
-            if row["status"] == "deleted":
-                return comment_json(conn, comment_id), False
-            _set_status(conn, state, comment_id, "deleted")
-            _record(conn, state, state.site(row["site"]), DELETED.name, comment_id)
-            return comment_json(conn, comment_id), True
+    def delete(conn: sqlite3.Connection, row: sqlite3.Row) -> str | None:
+        if row["status"] == "deleted":
+            return None
+        _set_status(conn, state, comment_id, "deleted")
+        return DELETED.name
 
-    comment, changed = await run_in_threadpool(write)
-    if changed:
-        state.dispatcher.wake()
-    return JSONResponse(public_comment(comment))
+    return await _change_own_comment(request, await _signed_in_user(request), comment_id, delete)
 
 
 def _set_status(
@@ -301,50 +299,51 @@ def _moderator_site(request: Request) -> Site:
     token = bearer_token(request)
     if token is None:
         raise ApiError(401, "auth_required", "Authorization: Bearer <site account token> required")
-    matched: Site | None = None
-    # Compare against every site so the time taken does not depend on which one matched.
-    for site in state_of(request).settings.sites:
-        if hmac.compare_digest(token.encode("utf-8"), site.account_token.encode("utf-8")):
-            matched = site
+    matched = state_of(request).settings.sites.by_account_token(token)
     if matched is None:
         raise ApiError(401, "invalid_account_token", "the account token is not valid")
     return matched
 
 
-async def _moderate(request: Request, comment_id: str, status: str, event_type: str) -> Response:
-    state = state_of(request)
-    site = _moderator_site(request)
+def _moderation_route(action: str, status: str, event: EventKind, doc: str) -> None:
+    """``POST /api/moderation/comments/{id}/<action>``: set ``status``, fire ``event``."""
 
-    def write() -> dict[str, Any]:
-        with state.db.transaction() as conn:
-            row = get_comment(conn, comment_id)
-            # A comment of another site is "not found" for this token: ids do not leak across sites.
-            if row is None or row["site"] != site.shortname:
-                raise _not_found(comment_id)
-            _set_status(conn, state, comment_id, status)
-            _record(conn, state, site, event_type, comment_id)
-            return comment_json(conn, comment_id)
+    async def moderate(comment_id: str, request: Request) -> Response:
+        state = state_of(request)
+        site = _moderator_site(request)
 
-    comment = await run_in_threadpool(write)
-    state.dispatcher.wake()
-    return JSONResponse(comment)
+        def write() -> dict[str, Any]:
+            with state.db.transaction() as conn:
+                row = get_comment(conn, comment_id)
+                # Another site's comment is "not found" for this token: ids do not leak.
+                if row is None or row["site"] != site.shortname:
+                    raise _not_found(comment_id)
+                _set_status(conn, state, comment_id, status)
+                _record(conn, state, site, event.name, comment_id)
+                return comment_json(conn, comment_id)
+
+        comment = await run_in_threadpool(write)
+        state.dispatcher.wake()
+        return JSONResponse(comment)
+
+    router.post(
+        f"/api/moderation/comments/{{comment_id}}/{action}",
+        name=f"{action}_comment",
+        summary=f"{action.capitalize()} (fires {event.name})",
+        description=doc,
+        responses=error_responses(401, 404),
+    )(moderate)
 
 
-@router.post(
-    "/api/moderation/comments/{comment_id}/approve",
-    summary=f"Approve (fires {APPROVED.name})",
-    responses=error_responses(401, 404),
+_moderation_route(
+    "approve",
+    "approved",
+    APPROVED,
+    "Set status ``approved``; every approval is a moderator action and fires its event.",
 )
-async def approve_comment(comment_id: str, request: Request) -> Response:
-    """Set status ``approved``; every approval is a moderator action and fires its event."""
-    return await _moderate(request, comment_id, "approved", APPROVED.name)
-
-
-@router.post(
-    "/api/moderation/comments/{comment_id}/refuse",
-    summary=f"Refuse (fires {DELETED.name})",
-    responses=error_responses(401, 404),
+_moderation_route(
+    "refuse",
+    "deleted",
+    DELETED,
+    "Set status ``deleted``: there is no refused event, a refusal fires the deleted one.",
 )
-async def refuse_comment(comment_id: str, request: Request) -> Response:
-    """Set status ``deleted``: there is no refused event, a refusal fires the deleted one."""
-    return await _moderate(request, comment_id, "deleted", DELETED.name)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from gcbridge.emulator.db import new_id
+from gcbridge.emulator.db import first_row, new_id
 
 __all__ = ["upsert_thread", "find_thread", "get_comment"]
 
@@ -37,15 +37,9 @@ def upsert_thread(
 
 def find_thread(conn: sqlite3.Connection, site: str, uid: str) -> sqlite3.Row | None:
     """The thread ``(site, uid)``, if it exists."""
-    row: sqlite3.Row | None = conn.execute(
-        "SELECT * FROM threads WHERE site = ? AND uid = ?", (site, uid)
-    ).fetchone()
-    return row
+    return first_row(conn, "SELECT * FROM threads WHERE site = ? AND uid = ?", (site, uid))
 
 
 def get_comment(conn: sqlite3.Connection, comment_id: str) -> sqlite3.Row | None:
     """The comments row ``comment_id``."""
-    row: sqlite3.Row | None = conn.execute(
-        "SELECT * FROM comments WHERE id = ?", (comment_id,)
-    ).fetchone()
-    return row
+    return first_row(conn, "SELECT * FROM comments WHERE id = ?", (comment_id,))

@@ -1,22 +1,10 @@
 """The emulator's own clock: running with the wall clock, or frozen and moved by hand.
 
-Every part of the emulator reads this one clock (delivery due times, attempt
-timestamps and headers, journal times, ``Retry-After`` dates, ssoData age,
-session expiry), so a test that moves it moves all of them together.
-
-- ``system`` mode: ``now() = wall() + offset``. The offset is 0 until the clock is
-  advanced; after an advance the clock keeps running, ahead of the wall.
-- ``manual`` mode: ``now()`` is a fixed value that changes only through
-  :meth:`ControlledClock.move_to` (an advance) — ``--clock manual`` starts there,
-  at the wall time of start.
-
-The clock never goes back, not even across a restart: the app moves the clock it
-builds up to the latest time its data directory holds (:meth:`Control.catch_up_clock`),
-so a manual clock does not restart behind its saved state.
-
-Its :meth:`~ControlledClock.sleep` is the dispatcher's sleep: real seconds while
-running, "until woken" while frozen (the control wakes the dispatcher after every
-move). Network time-outs do not read it: they stay real.
+Every part of the emulator reads this one clock (due times, attempt headers, journal
+times, ``Retry-After`` dates, ssoData age, session expiry), so moving it moves them all.
+``system``: ``now() = wall() + offset`` (the offset grows with each advance); ``manual``:
+a fixed value changed only by :meth:`ControlledClock.move_to`. It never goes back, not even
+across a restart (:meth:`Control.catch_up_clock`). Network time-outs do not read it.
 """
 
 from __future__ import annotations

@@ -1,24 +1,10 @@
 """What the control routes do: move the clock through due attempts, reset, snapshots.
 
-One :class:`Control` per app, on ``app.state.control``. Its operations run one at
-a time (an ``asyncio.Lock``): an advance never overlaps a restore.
-
-An advance (``seconds`` or ``until idle``) first lets everything due now run, then
-repeatedly jumps the clock to the earliest pending attempt inside the window and
-waits (:meth:`Dispatcher.settle`) until every attempt due at that instant has
-finished and been journaled, so each attempt is made *at its due time* and in
-due order; an attempt's answer (a 500, a ``Retry-After``) schedules the next one
-before the clock moves on. It ends at the end of the window (``seconds``) or at
-the last attempt made (``until idle``, at most :data:`MAX_ADVANCE` ahead).
-Attempts still take real time on the network; the clock waits for them.
-
-An advance stops where it stands when its client disconnects or a reset or a
-restore comes (docs/reference/emulator-control.md, "GET /_emulator/clock and POST
-/_emulator/clock"): an abandoned one never holds the lock while attempts hang.
-
-A reset or a restore stops the dispatcher (attempts in flight are cut and resumed
-as ``interrupted`` by the restart, per the dispatcher's crash rules), changes the
-database, and starts it again: it never runs on half a state.
+One :class:`Control` per app, on ``app.state.control``; its operations run one at a time
+(an ``asyncio.Lock``). The behaviour of an advance (each attempt made at its due time, in
+due order; stopped by a disconnect, a reset or a restore) and of a reset or a restore (the
+dispatcher stopped around the change, so it never runs on half a state) is the contract
+of docs/reference/emulator-control.md, "Routes" (clock, reset and "Snapshots").
 """
 
 from __future__ import annotations
@@ -26,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from gcbridge.emulator.control import state_store
@@ -55,29 +41,17 @@ class Pending:
     next_due_at: float | None
 
 
+@dataclass(eq=False)
 class Control:
     """The emulator's test controls over one database, clock and dispatcher."""
 
-    def __init__(
-        self,
-        settings: Settings,
-        db: Database,
-        clock: Any,
-        dispatcher: Dispatcher,
-        admin_token: str,
-    ) -> None:
-        self.settings = settings
-        self.db = db
-        self.clock = clock
-        self.dispatcher = dispatcher
-        self.admin_token = admin_token
-        self._lock = asyncio.Lock()
-        self._advancing: asyncio.Future[int] | None = None
-
-    @property
-    def controllable(self) -> bool:
-        """Whether the clock can be frozen and moved (the app built its own clock)."""
-        return isinstance(self.clock, ControlledClock)
+    settings: Settings
+    db: Database
+    clock: Any
+    dispatcher: Dispatcher
+    admin_token: str = field(repr=False)
+    _lock: asyncio.Lock = field(default_factory=asyncio.Lock, init=False, repr=False)
+    _advancing: asyncio.Future[int] | None = field(default=None, init=False, repr=False)
 
     @property
     def mode(self) -> str:

@@ -1,16 +1,10 @@
 """The emulator's state as a whole: reset to the sites, named snapshots (SQLite backup API).
 
-The sites come from the settings, not the database, so "back to the start" is an
-empty database: no accounts, sessions, threads, comments, webhook configurations
-or calls. A snapshot is a copy of the whole database made with SQLite's online
-backup API under the database lock (one consistent step), written to a temporary
-file and renamed into ``<data-dir>/snapshots/<name>.sqlite3`` (0600), so a crash
-never leaves a half-written snapshot. A restore copies a snapshot back into the
-live database with the backup API in one step: SQLite writes the destination in
-one transaction, so it holds either the old state or the new one, never a mix. A
-snapshot carries its schema version (SQLite's ``user_version``): an older one is
-migrated on a private copy before that copy is restored, a newer one is refused.
-The caller (:mod:`.service`) stops the dispatcher around a reset or a restore.
+The sites come from the settings, so a reset is an empty database. Saves and restores are
+one backup step each, through a temporary file renamed into place, so neither a crash nor a
+reader ever sees half a state; an older snapshot is migrated on a private copy, a newer one
+refused (docs/reference/emulator-control.md, "Snapshots"). The caller
+(:mod:`.operations`) stops the dispatcher around a reset or a restore.
 """
 
 from __future__ import annotations

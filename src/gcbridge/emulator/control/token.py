@@ -1,18 +1,12 @@
 """The admin token of the emulator's control routes (``/_emulator/...``, health aside).
 
-Threat model: the control routes reset, snapshot and restore the whole state and
-move the clock, so anything that can reach the port could wipe a test run or a
-developer's data. They sit behind ``Authorization: Bearer <admin token>``,
-compared in constant time. The token comes from ``--admin-token-env NAME``, or is
-generated once (32 random bytes, URL-safe) into ``<data-dir>/admin-token`` with
-mode 0600 and reused on the next start. It is never logged nor shown by
-``/_emulator/health``.
-
-A token is sent as an HTTP header value: visible ASCII only (:func:`admin_token_problem`),
-or no client could send it and every request would be 401. A token that is not one
-(from the environment, or a token file holding other bytes, or a directory in its
-place) stops the start with one line and a reason, ``bad_admin_token`` or
-``bad_admin_token_file``; the file is never overwritten then.
+Threat model: those routes reset, restore and move the clock, so anything reaching the port
+could wipe a run. They need ``Authorization: Bearer <admin token>`` (constant-time check).
+The token comes from ``--admin-token-env NAME`` or is generated once into
+``<data-dir>/admin-token`` (0600); it is never logged nor shown by health. It must be
+visible ASCII (:func:`admin_token_problem`), or no client could send it: a bad one stops
+the start with ``bad_admin_token`` or ``bad_admin_token_file`` (the file is never
+overwritten then).
 """
 
 from __future__ import annotations

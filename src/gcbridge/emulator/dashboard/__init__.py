@@ -1,19 +1,11 @@
 """The emulator dashboard at ``/dashboard/``: site, webhook configuration, delivery journal.
 
-A static page (``static/index.html``, ES modules from ``static/main.js`` on, ``dashboard.css``;
-no build step, nothing loaded from elsewhere) that talks to the emulator's public routes
-only — ``/webhook/...`` for the configuration, the journal and replays, the comment
-and account routes for test events — plus routes of its own:
-``GET /api/dashboard/site``, that turns an account token into the site it belongs
-to, and the event catalog (``events_api.py``: the four event types, their JSON
-Schemas, and the check the test events run on each body they caused). Everything
-with data needs the account token, which the page keeps in
-``sessionStorage``; without it the page shows nothing but the token form.
-
-Security: the pages are served with a strict Content-Security-Policy (``'self'``
-only, no inline script or style), ``nosniff``, ``no-store`` and no framing; the
-script renders untrusted text (comment content, receiver responses) through
-``textContent`` only.
+A static page (``static/``: ES modules from ``main.js`` on, no build step, nothing loaded
+from elsewhere) on the emulator's public routes, plus two of its own: ``GET
+/api/dashboard/site`` (the site of an account token) and the event catalog
+(``events_api.py``). Data needs the account token, kept in ``sessionStorage``. The pages
+carry a strict CSP (``'self'`` only), ``nosniff``, ``no-store`` and no framing; untrusted
+text reaches the DOM through ``textContent`` only.
 """
 
 from __future__ import annotations

@@ -1,24 +1,19 @@
 """``GET /api/dashboard/site``: the site an account token belongs to.
 
-The dashboard needs the site's public facts (shortname, website_id, SSO public
-key, where the widget and thread-load live) before it can call the public
-routes, and the account token is all the user typed. The answer carries no
-secret beyond what the token holder already has: the webhook secret is read
-from the public config route, and only when the user asks to reveal it.
-
-Errors follow the webhook routes' convention (docs/explanation/service.md#webhooks): a
-missing or unknown token answers HTTP 200 with ``{"gcCode": 410, ...}``, so the dashboard has one
-rule for every body it reads: check ``gcCode`` first.
+The dashboard needs the site's public facts before it can call the public routes, and the
+account token is all the user typed. The answer holds no secret. A missing or unknown
+token answers HTTP 200 with ``{"gcCode": 410, ...}``, as the webhook routes do
+(docs/explanation/service.md#webhooks).
 """
 
 from __future__ import annotations
 
-import hmac
 from typing import Any
 
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import JSONResponse
 
+from gcbridge.emulator.auth.accounts import bearer_token
 from gcbridge.emulator.openapi import SITE_AUTH_OK
 from gcbridge.emulator.sites import Site
 from gcbridge.emulator.state import state_of
@@ -39,17 +34,8 @@ _NO_STORE = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff"}
 
 def site_for_token(request: Request) -> Site | None:
     """The site whose account token is the request's Bearer token (constant-time compares)."""
-    header = request.headers.get("authorization", "")
-    scheme, _, token = header.partition(" ")
-    token = token.strip()
-    if scheme.lower() != "bearer" or not token:
-        return None
-    matched: Site | None = None
-    # Compare with every site so the time taken does not tell which one matched.
-    for site in state_of(request).settings.sites:
-        if hmac.compare_digest(token.encode("utf-8"), site.account_token.encode("utf-8")):
-            matched = site
-    return matched
+    token = bearer_token(request)
+    return None if token is None else state_of(request).settings.sites.by_account_token(token)
 
 
 @router.get(

@@ -1,17 +1,9 @@
-"""The event catalog for the dashboard: the event types, their schemas, a body check.
+"""The event catalog for the dashboard: the event types, their JSON Schemas, a body check.
 
-``GET  /api/dashboard/events``                      the catalog: each event type, when it
-                                                   fires, its trigger, example and schema URL
-``GET  /api/dashboard/events/{event_type}/schema``  its JSON Schema (draft 2020-12), the very
-                                                   text ``gcbridge webhooks schema`` prints
-``POST /api/dashboard/events/check``               ``{"body": "<raw body>", "event_type"?}``
-                                                   -> ``{"valid", "event_type", "reason",
-                                                   "problems"}``: the one validation function
-                                                   (:func:`gcbridge.webhooks.schema_check.check_body`)
-
-The dashboard's test events run the body of each delivery they caused through the
-check. None of these routes needs a token: they hold the public contract only, no
-site data, and the check reads nothing but the request.
+None of these routes needs a token: they hold the public contract only, no site data.
+``POST /api/dashboard/events/check`` runs the one validation function
+(:func:`gcbridge.webhooks.schema_check.check_body`) that the dashboard's test events
+apply to the body of each delivery they caused.
 """
 
 from __future__ import annotations

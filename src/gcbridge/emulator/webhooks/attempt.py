@@ -1,16 +1,10 @@
 """One HTTP attempt of a webhook delivery: the signed request, the send, the answer read.
 
-The dispatcher decides *when* to attempt and writes the journal; this module
-does the network part of one attempt and nothing else:
-
-- :func:`build_request` makes the exact request of a delivery (a fresh timestamp
-  and signature, the same delivery id on every retry, the retry count, the
-  first-sent-at date) aimed at the checked address (:func:`.ssrf.pin_request`),
-  and returns the headers as they will leave, for the journal;
-- :func:`send_attempt` sends it (no redirects followed) within the attempt
-  timeout, reads at most the body limit and turns whatever happened into an
-  :class:`AttemptResult`: a status, or an error code (``timeout``,
-  ``connect_error``, ``network_error:<Exception>``; ``redirect`` for a 30x).
+The dispatcher decides *when* and writes the journal; here :func:`build_request` makes the
+exact request (fresh timestamp and signature, the same delivery id on every retry) aimed
+at the checked address, and :func:`send_attempt` sends it within the attempt timeout,
+reading at most the body limit, into an :class:`AttemptResult`: a status, or an error
+code (``timeout``, ``connect_error``, ``network_error:<Exception>``; ``redirect``).
 """
 
 from __future__ import annotations

@@ -1,38 +1,21 @@
 """The durable webhook dispatcher: delivers pending calls, retries on the schedule.
 
-The ``calls`` table is the queue; nothing lives only in memory. One scheduler
-task picks due calls (``status = 'pending' AND next_attempt_at <= now``) and
-hands each to a worker (a few run at once), fairly: round-robin by site, at
-most ``per_receiver`` at once to one receiver and ``per_site`` for one site
-(:mod:`.fairness`), so hanging receivers never hold up another site; when
-nothing is due it sleeps with the injected ``sleep`` until the earliest
-``next_attempt_at``, or until
-:meth:`Dispatcher.wake` (called after a comment change or a replay commits).
-There is no polling: an idle dispatcher waits on an event.
+The ``calls`` table is the queue; nothing lives only in memory. One scheduler task picks
+due calls and hands each to a worker, fairly (:mod:`.fairness`); when nothing is due it
+sleeps with the injected ``sleep`` until the earliest ``next_attempt_at`` or a
+:meth:`Dispatcher.wake` (after a comment change or a replay commits): no polling.
 
-One attempt, in order:
+One attempt, in order: read the call and the site's *current* configuration (disabled or
+removed: the call fails ``webhook_disabled``); check the receiver (:mod:`.ssrf`: a refusal
+fails ``ssrf:<reason>`` without retry, a DNS failure is a network error); sign with the
+current secret and a fresh timestamp and commit the attempt row *before* sending
+(duration NULL = in flight); POST (:mod:`.attempt`, connections per :mod:`.connections`);
+then one transaction completes the attempt row and moves the call on per :mod:`.schedule`.
 
-1. read the call and the site's *current* configuration (a disabled or removed
-   webhook fails the call with error ``webhook_disabled``; a later setup and a
-   replay deliver it again);
-2. check the receiver (:mod:`~gcbridge.emulator.webhooks.ssrf`): a refusal fails the
-   call with error ``ssrf:<reason>``, no retry; a DNS failure is a network error;
-3. sign with the current secret and a fresh timestamp, and commit an attempt
-   row *before* sending (duration NULL = in flight, with the exact headers);
-4. POST (:mod:`~gcbridge.emulator.webhooks.attempt`: no redirects followed, no proxies
-   from the environment) with ``attempt_timeout`` for the whole attempt,
-   reading at most ``response_body_limit`` bytes of the answer; connections are
-   kept alive only where that is safe (:mod:`~gcbridge.emulator.webhooks.connections`);
-5. in one transaction, complete the attempt row and move the call on per
-   :mod:`.schedule`. The rows are :mod:`.outbox`'s.
-
-Crash safety: an attempt row still in flight at :meth:`Dispatcher.start` was cut
-by a crash; it is marked ``interrupted`` and its call is due at once, with the
-same delivery id (at least once). An interrupted attempt does not use up one of
-the schedule's attempts, since the receiver may never have seen it.
-
-``retry_count`` of a call is the ``X-Webhook-Retry-Count`` of its latest attempt
-(0 until a retry happens); its attempts list has one entry per attempt made.
+Crash safety: an attempt still in flight at :meth:`Dispatcher.start` was cut by a crash;
+it is marked ``interrupted`` and its call is due at once with the same delivery id (at
+least once), and it does not use up an attempt of the schedule. ``retry_count`` of a call
+is the ``X-Webhook-Retry-Count`` of its latest attempt.
 """
 
 from __future__ import annotations

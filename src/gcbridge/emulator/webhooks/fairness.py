@@ -1,25 +1,11 @@
 """Fair scheduling of webhook attempts: per-receiver and per-site caps, round-robin by site.
 
-One receiver that hangs (every attempt waits the whole ``attempt_timeout``) must
-not delay another site's deliveries. Two rules, applied by the dispatcher each
-time it picks due calls:
-
-1. **Per-receiver cap.** At most ``per_receiver`` attempts are in flight to one
-   receiver (the scheme, host and port of the site's configured URL), out of the
-   dispatcher's ``workers``. A hanging receiver holds at most its cap; the other
-   workers stay free for everyone else.
-2. **Per-site cap.** At most ``per_site`` attempts are in flight for one site,
-   whatever its receivers: a site that re-runs setup across several hanging
-   receivers (each under its own receiver cap) still holds at most its cap, so
-   the other sites' deliveries always find a free worker.
-3. **Round-robin due queue.** The candidates come out of the journal interleaved
-   by site: first every site's oldest due call, then every site's second, ...
-   (:func:`~gcbridge.emulator.webhooks.outbox.due_candidates`), so 10,000 due calls
-   of one site never sit in front of another site's one.
-
-The default caps (8 per receiver, 8 per site) are the old total worker count,
-so one healthy receiver gets the concurrency it always had; the total (32)
-leaves room for three sites hanging at once before a fourth site could wait.
+One receiver that hangs (each attempt waits the whole ``attempt_timeout``) must not delay
+another site's deliveries. So at most ``per_receiver`` attempts are in flight to one
+receiver (scheme, host, port) and ``per_site`` for one site over all its receivers (a site
+re-running setup across several hanging receivers still holds one cap), and the due calls
+come interleaved by site (:func:`~gcbridge.emulator.webhooks.outbox.due_candidates`). The
+defaults (8 and 8, of 32 workers) leave room for three sites hanging at once.
 """
 
 from __future__ import annotations

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gcbridge.clock import utc_iso
+from gcbridge.emulator.db import first_row
 from gcbridge.emulator.sites import Site
 from gcbridge.webhooks.catalog import EVENT_TYPES
 
@@ -196,10 +197,7 @@ def enqueue_event(
 
 def get_call(conn: sqlite3.Connection, call_id: str) -> sqlite3.Row | None:
     """The calls row ``call_id``."""
-    row: sqlite3.Row | None = conn.execute(
-        "SELECT * FROM calls WHERE id = ?", (call_id,)
-    ).fetchone()
-    return row
+    return first_row(conn, "SELECT * FROM calls WHERE id = ?", (call_id,))
 
 
 def latest_replay(conn: sqlite3.Connection, call: sqlite3.Row) -> sqlite3.Row:

@@ -1,21 +1,10 @@
 """The webhook engine's OpenAPI fragments: its routes' parameters, and the ``webhooks`` section.
 
-Documentation only, like :mod:`gcbridge.emulator.openapi`: nothing here changes what
-a route accepts or what the emulator sends.
-
-- :data:`CALLS_EXTRA`, :data:`SETUP_EXTRA`, :data:`VERIFY_EXTRA`: what the ``/webhook/...``
-  routes read by hand (see :mod:`~gcbridge.emulator.webhooks.routes`).
-- :func:`add_webhooks`: one ``webhooks`` entry per event type of
-  :mod:`gcbridge.webhooks.catalog`, each a ``post`` whose request body is that event's
-  delivery body and whose header parameters are the delivery headers
-  (docs/reference/wire-formats.md, "Webhook deliveries"), with an example and the answers
-  the service acts on. The body schemas come from the receiver SDK's models
-  (:func:`gcbridge.webhooks.event_schemas.body_schema`), twice: inline in each webhook's
-  request body, with no ``$ref`` at all, so that the schema found there validates a body
-  on its own and a catalog importer (Svix, Convoy) needs nothing else; and as named
-  ``components/schemas`` (``CommentCreatedEvent``, ..., ``WebhookEvent`` for any body; the
-  shared parts named ``Webhook*`` so they never meet an API model's name), so that code
-  generators make one named type per object.
+Documentation only, like :mod:`gcbridge.emulator.openapi`. :func:`add_webhooks` adds one
+``webhooks`` entry per event type (its delivery body and headers, per
+docs/reference/wire-formats.md, "Webhook deliveries"), with each body schema inline and
+without ``$ref`` (so a catalog importer needs nothing else), and again as named
+``components/schemas`` (shared parts prefixed ``Webhook``), for code generators.
 """
 
 from __future__ import annotations

@@ -18,7 +18,6 @@ from gcbridge.emulator.webhooks.attempt import AttemptResult
 
 __all__ = [
     "INTERRUPTED",
-    "due_calls",
     "due_candidates",
     "next_due",
     "attempts_made",
@@ -40,20 +39,6 @@ def _exclusion(exclude: Collection[str]) -> tuple[str, list[str]]:
     if not ids:
         return "", []
     return f" AND id NOT IN ({','.join('?' * len(ids))})", ids
-
-
-def due_calls(
-    conn: sqlite3.Connection, now: float, limit: int, exclude: Collection[str]
-) -> list[str]:
-    """Ids of up to ``limit`` pending calls due at ``now``, oldest due first."""
-    extra, ids = _exclusion(exclude)
-    rows = conn.execute(
-        "SELECT id FROM calls WHERE status = 'pending' AND next_attempt_at <= ?"  # noqa: S608
-        + extra
-        + " ORDER BY next_attempt_at, seq LIMIT ?",
-        (now, *ids, limit),
-    ).fetchall()
-    return [r["id"] for r in rows]
 
 
 def due_candidates(

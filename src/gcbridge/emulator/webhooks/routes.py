@@ -1,33 +1,24 @@
 """The webhook routes at their exact paths (docs/explanation/service.md#webhooks).
 
-::
-
-    POST   /webhook/website/{website_id}/setup    {"url", "events"} -> config with a new secret
-    GET    /webhook/website/{website_id}/config   -> config (with the secret)
-    DELETE /webhook/website/{website_id}/disable  -> config, enabled false
-    GET    /webhook/website/{website_id}/calls    ?limit=&status=&event_type=&cursor=
-                                                  -> {"calls": [...], "next_cursor"}
-    POST   /webhook/call/{id}/replay              -> {"call": {...}} (a failed call only)
-    POST   /webhook/website/{website_id}/verify   -> {"valid", "reason"} (never calls the receiver)
-
-Every route authenticates first (:mod:`~gcbridge.emulator.auth.siteauth`: HTTP 200 with
-gcCode 410 on failure), then validates, so an unauthenticated caller learns
-nothing about the site. ``website_id`` is the 24-hex internal id; a shortname
-is treated like any id the credential does not own. Bodies are parsed by hand
-after authentication, since a site-key signature covers the raw bytes.
+Every route authenticates first (:mod:`~gcbridge.emulator.auth.siteauth`, a dependency:
+HTTP 200 with gcCode 410 on failure), then validates, so an unauthenticated caller learns
+nothing about the site. ``website_id`` is the 24-hex internal id; a shortname is treated
+like any id the credential does not own. Bodies are parsed by hand after authentication,
+since a site-key signature covers the raw bytes.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Depends, Request
 from starlette.concurrency import run_in_threadpool
 
 from gcbridge.emulator.auth.siteauth import authenticated_site, require_site
 from gcbridge.emulator.errors import ApiError, ReceiverRefused
 from gcbridge.emulator.inputs import parse_int, parse_json_object
 from gcbridge.emulator.openapi import site_auth_responses
+from gcbridge.emulator.sites import Site
 from gcbridge.emulator.state import state_of
 from gcbridge.emulator.webhooks.journal import (
     CALL_STATUSES,
@@ -48,6 +39,9 @@ from gcbridge.webhooks.catalog import EVENT_TYPES
 __all__ = ["router", "DEFAULT_LIMIT", "MAX_LIMIT", "MAX_CURSOR"]
 
 router = APIRouter(tags=["webhooks"])
+# Authentication comes first, before the body is read or checked (see the module docstring).
+SiteAuth = Depends(require_site)
+AnySiteAuth = Depends(authenticated_site)  # the routes without a website_id
 
 DEFAULT_LIMIT = 50
 MAX_LIMIT = 200
@@ -104,10 +98,9 @@ def _check_events(raw: Any) -> tuple[str, ...]:
     responses=site_auth_responses(400),
     openapi_extra=SETUP_EXTRA,
 )
-async def setup(website_id: str, request: Request) -> dict[str, Any]:
+async def setup(request: Request, site: Site = SiteAuth) -> dict[str, Any]:
     """Replace the configuration and generate a new secret; answers the configuration."""
     state = state_of(request)
-    site = await require_site(request, website_id)
     data = await _json_body(request)
     url = data.get("url")
     if not isinstance(url, str) or not url:
@@ -133,10 +126,9 @@ async def setup(website_id: str, request: Request) -> dict[str, Any]:
     summary="Read the site's webhook configuration",
     responses=site_auth_responses(404),
 )
-async def config(website_id: str, request: Request) -> dict[str, Any]:
+async def config(request: Request, site: Site = SiteAuth) -> dict[str, Any]:
     """The configuration, including the secret."""
     state = state_of(request)
-    site = await require_site(request, website_id)
     with state.db.read() as conn:
         found = get_config(conn, site.website_id)
     if found is None:
@@ -149,10 +141,9 @@ async def config(website_id: str, request: Request) -> dict[str, Any]:
     summary="Turn the site's webhook off",
     responses=site_auth_responses(404),
 )
-async def disable(website_id: str, request: Request) -> dict[str, Any]:
+async def disable(request: Request, site: Site = SiteAuth) -> dict[str, Any]:
     """Stop deliveries: later events are not queued, waiting calls fail ``webhook_disabled``."""
     state = state_of(request)
-    site = await require_site(request, website_id)
 
     def write() -> dict[str, Any] | None:
         with state.db.transaction() as conn:
@@ -177,10 +168,9 @@ def _cursor(raw: str | None) -> int | None:
     responses=site_auth_responses(400),
     openapi_extra=CALLS_EXTRA,
 )
-async def calls(website_id: str, request: Request) -> dict[str, Any]:
+async def calls(request: Request, site: Site = SiteAuth) -> dict[str, Any]:
     """``{"calls": [...], "next_cursor": str | null}`` filtered by status and event_type."""
     state = state_of(request)
-    site = await require_site(request, website_id)
     q = request.query_params
     limit = parse_int("limit", q.get("limit"), low=1, high=MAX_LIMIT, default=DEFAULT_LIMIT)
     status = q.get("status") or None
@@ -207,7 +197,7 @@ async def calls(website_id: str, request: Request) -> dict[str, Any]:
     summary="Replay a failed delivery",
     responses=site_auth_responses(404, 409),
 )
-async def replay(call_id: str, request: Request) -> dict[str, Any]:
+async def replay(call_id: str, request: Request, site: Site = AnySiteAuth) -> dict[str, Any]:
     """A fresh call for the same event: new delivery id, retry count 0, ``replay_of`` set.
 
     Idempotent: a call is replayed once. While its replay is pending or has
@@ -219,7 +209,6 @@ async def replay(call_id: str, request: Request) -> dict[str, Any]:
     cannot both pass it.
     """
     state = state_of(request)
-    site = await authenticated_site(request)
 
     def write() -> tuple[dict[str, Any], bool]:
         with state.db.transaction() as conn:
@@ -266,12 +255,11 @@ async def replay(call_id: str, request: Request) -> dict[str, Any]:
     responses=site_auth_responses(404),
     openapi_extra=VERIFY_EXTRA,
 )
-async def verify(website_id: str, request: Request) -> dict[str, Any]:
+async def verify(request: Request, site: Site = SiteAuth) -> dict[str, Any]:
     """Whether X-Webhook-Signature matches the body and timestamp under the site's secret."""
     from gcbridge.webhooks import WebhookVerificationError, verify_signature
 
     state = state_of(request)
-    site = await require_site(request, website_id)
     with state.db.read() as conn:
         found = get_config(conn, site.website_id)
     if found is None:

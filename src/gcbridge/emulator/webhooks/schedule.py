@@ -1,18 +1,9 @@
 """The retry policy of webhook deliveries as small pure functions.
 
-docs/reference/wire-formats.md, "Retries":
-
-- 2xx: succeeded. 30x: failed, the redirect is not followed (the configured URL
-  must be the final one). 429 and 5xx: retried. Any other status (the logical
-  4xx, 1xx, nonsense codes): failed, no retry. ``None`` stands for "no response"
-  (network error or timeout): retried.
-- The schedule is the tuple of delays between attempts, the first at once
-  (:data:`~gcbridge.emulator.settings.DEFAULT_RETRY_SCHEDULE` by default).
-- ``Retry-After`` (seconds or an HTTP date) longer than the next delay moves the
-  attempt to the smallest delay of the schedule at least as long, capped at the
-  largest; it never adds attempts and never brings an attempt forward.
-
-The dispatcher does the I/O; these functions decide (:func:`call_outcome`).
+The rules are docs/reference/wire-formats.md, "Retries" (2xx succeeds; 429, 5xx and no
+response are retried; anything else fails; ``Retry-After`` moves an attempt to a later
+slot of the schedule, never adds one). The dispatcher does the I/O; these functions
+decide (:func:`call_outcome`).
 """
 
 from __future__ import annotations

@@ -1,28 +1,21 @@
 """SSRF defence for webhook receivers.
 
-Threat model: whoever can set up a site's webhook chooses the URL the emulator
-POSTs to. Without a check, that turns the service into a proxy into its own
-network (loopback admin ports, cloud metadata at 169.254.169.254, the private
-LAN). The defence, unless ``allow_private_receivers`` is set:
+Threat model: whoever sets up a site's webhook chooses the URL the emulator POSTs to,
+which would make the service a proxy into its own network (loopback admin ports, cloud
+metadata at 169.254.169.254, the private LAN). Unless ``allow_private_receivers``:
 
-1. The URL must be ``https``, carry no userinfo and be at most 2048 characters,
-   and parse with the sender's own parser into a host DNS can look up
-   (:func:`check_receiver_url`, also used by the setup route, so setup refuses
-   what the dispatcher could never send to).
-2. At send time the host is resolved and EVERY address must be public: a name
-   with one public and one private address is refused, since the client could
-   pick either (:func:`check_address`). IPv6 forms that embed an IPv4 address
-   (IPv4-mapped, IPv4-compatible, NAT64, 6to4, Teredo) are judged by the
-   embedded address too.
-3. The connection is pinned to the checked address: the request goes to the IP
-   literal with the original ``Host`` header and TLS SNI / certificate name
-   (:func:`pin_request`), so a second DNS answer (DNS rebinding) is never used.
+1. the URL must be ``https``, without userinfo, at most 2048 characters, and parse with
+   the sender's own parser into a host DNS can look up (:func:`check_receiver_url`, also
+   run at setup, so setup refuses what could never be sent to);
+2. at send time EVERY resolved address must be public, IPv6 forms embedding an IPv4
+   address judged by that address too (:func:`check_address`);
+3. the connection is pinned to the checked address, the name kept in ``Host`` and TLS
+   SNI (:func:`pin_request`), so a second DNS answer (rebinding) is never used.
 
 Refusals raise :class:`~gcbridge.emulator.errors.ReceiverRefused` with a reason:
 ``not_https``, ``userinfo``, ``url_too_long``, ``bad_url``, ``private_address``,
 ``loopback_address``, ``link_local_address``, ``shared_address`` (CGNAT),
-``multicast_address``, ``unspecified_address``, ``reserved_address``,
-``no_address``.
+``multicast_address``, ``unspecified_address``, ``reserved_address``, ``no_address``.
 """
 
 from __future__ import annotations

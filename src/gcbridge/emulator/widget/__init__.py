@@ -1,18 +1,12 @@
 """The widget page at ``/widget/`` (docs/explanation/service.md): static files, strict headers.
 
-``index.html``, ``widget.css`` and the page's ES modules (``main.js``, the entry,
-and what it imports) sit beside this module and are served as they are, by
-name from ``WIDGET_FILES`` only: no templating, so no query parameter ever
-reaches the HTML (the page reads its thread from ``location.search`` and
-renders user content with ``textContent``), and no build step.
+The files of ``WIDGET_FILES`` are served as they are: no templating, so no query parameter
+reaches the HTML (the page reads ``location.search`` and renders with ``textContent``).
 
-Threat model: the page runs a signed-in user's session in a WebView. The
-Content-Security-Policy admits scripts, styles, fetches and images from the
-page's own origin only (no inline script, no CDN, no plugins), forbids form
-submissions that would navigate (``form-action 'none'``: a form falling back
-to a GET would put a password in a URL) and keeps the page out of other
-sites' frames. ``Referrer-Policy: no-referrer`` keeps the page URL out of
-every request it makes.
+Threat model: the page runs a signed-in user's session in a WebView. The CSP admits
+scripts, styles, fetches and images from its own origin only, forbids navigating form
+submissions (a form falling back to a GET would put a password in a URL) and keeps the
+page out of other sites' frames; ``no-referrer`` keeps its URL out of every request.
 """
 
 from __future__ import annotations

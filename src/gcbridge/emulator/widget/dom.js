@@ -19,19 +19,16 @@ export function button(label, testid, onClick) {
   return node;
 }
 
-export function setStatus(text) {
-  var node = $('status');
+// The status and notice lines: hidden while empty.
+function showLine(testid, text) {
+  var node = $(testid);
   if (!node) { return; }
   node.textContent = text;
   node.hidden = !text;
 }
 
-export function showNotice(text) {
-  var node = $('notice');
-  if (!node) { return; }
-  node.textContent = text;
-  node.hidden = !text;
-}
+export function setStatus(text) { showLine('status', text); }
+export function showNotice(text) { showLine('notice', text); }
 
 // http(s) addresses in a comment's text; trailing punctuation stays text.
 var LINK = /\bhttps?:\/\/[^\s<>"']+/g;

@@ -75,19 +75,23 @@ export function sitePath(suffix) {
   return '/webhook/website/' + encodeURIComponent(session.site.website_id) + suffix;
 }
 
-// ---------------------------------------------------------------- the token in sessionStorage
+// ---------------------------------------------------------------- sessionStorage (this tab only)
 
-export function savedToken() {
-  try { return sessionStorage.getItem(TOKEN_KEY); } catch (e) { return null; }
+/** The text kept under ``key`` (null if none, or if the browser refuses storage). */
+export function stored(key) {
+  try { return sessionStorage.getItem(key); } catch (e) { return null; }
 }
 
-export function saveToken(token) {
-  try { sessionStorage.setItem(TOKEN_KEY, token); } catch (e) { /* private mode: this tab only */ }
+/** Keep ``value`` under ``key`` (null removes it); private mode may keep nothing. */
+export function store(key, value) {
+  try {
+    if (value === null) sessionStorage.removeItem(key); else sessionStorage.setItem(key, value);
+  } catch (e) { /* this tab only */ }
 }
 
-export function forgetToken() {
-  try { sessionStorage.removeItem(TOKEN_KEY); } catch (e) { /* nothing stored */ }
-}
+export function savedToken() { return stored(TOKEN_KEY); }
+export function saveToken(token) { store(TOKEN_KEY, token); }
+export function forgetToken() { store(TOKEN_KEY, null); }
 
 // ---------------------------------------------------------------- a refused token
 

@@ -8,7 +8,7 @@
  * only. The journal's countdowns read the emulator's time through time.js useClock().
  */
 
-import { api, describe, session, sitePath } from './api.js';
+import { api, describe, session, sitePath, store, stored } from './api.js';
 import { $, el, setText } from './dom.js';
 import { clockTime, relative, useClock } from './time.js';
 
@@ -24,13 +24,7 @@ function emulatorNow() {
   return reading.mode === 'system' ? reading.now + (Date.now() - reading.readAt) : reading.now;
 }
 
-function adminToken() {
-  try { return sessionStorage.getItem(ADMIN_KEY) || ''; } catch (e) { return ''; }
-}
-
-function saveAdminToken(token) {
-  try { sessionStorage.setItem(ADMIN_KEY, token); } catch (e) { /* this tab only */ }
-}
+function adminToken() { return stored(ADMIN_KEY) || ''; }
 
 function show(health) {
   reading = { now: health.clock.now, mode: health.clock.mode, readAt: Date.now() };
@@ -91,7 +85,7 @@ function control(body) {
 export function initClock() {
   useClock(emulatorNow);
   $('admin-token').value = adminToken();
-  $('admin-token').addEventListener('change', function (e) { saveAdminToken(e.target.value.trim()); });
+  $('admin-token').addEventListener('change', function (e) { store(ADMIN_KEY, e.target.value.trim()); });
   $('clock-freeze').addEventListener('click', function () { control({ action: 'freeze' }); });
   $('clock-resume').addEventListener('click', function () { control({ action: 'resume' }); });
   $('clock-idle').addEventListener('click', function () { control({ action: 'advance', until: 'idle' }); });

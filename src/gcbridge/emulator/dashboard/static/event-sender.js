@@ -8,7 +8,7 @@
 
 import { $, setText } from './dom.js';
 import { clockTime } from './time.js';
-import { ApiFailure, api, describe, session, sitePath } from './api.js';
+import { ApiFailure, api, describe, session, sitePath, store, stored } from './api.js';
 import { currentConfig } from './site-panel.js';
 import { pollNow } from './journal.js';
 
@@ -31,14 +31,10 @@ function randomHex(bytes) {
 }
 
 function storedJson(key) {
-  try { return JSON.parse(sessionStorage.getItem(key) || 'null'); } catch (e) { return null; }
+  try { return JSON.parse(stored(key) || 'null'); } catch (e) { return null; }
 }
 
-function store(key, value) {
-  try {
-    if (value === null) sessionStorage.removeItem(key); else sessionStorage.setItem(key, JSON.stringify(value));
-  } catch (e) { /* this tab only */ }
-}
+function storeJson(key, value) { store(key, value === null ? null : JSON.stringify(value)); }
 
 /** A session of the dashboard's own test user (registered on first use). */
 function userSession(fresh) {
@@ -51,7 +47,7 @@ function userSession(fresh) {
       bearer: null,
       json: { website_id: site, username: creds.username, email: creds.username + '@example.com',
         password: creds.password },
-    }).then(function (res) { store(userKey(), creds); return res.body.token; });
+    }).then(function (res) { storeJson(userKey(), creds); return res.body.token; });
   }
   var attempt = creds
     ? api('POST', '/api/pub/auth/login', {
@@ -78,7 +74,7 @@ function createComment(suffix) {
       json: { website_id: session.site.shortname, uid: t.uid, url: t.url, page_title: t.page_title,
         content: content + (suffix || '') },
     });
-  }).then(function (res) { store(commentKey(), { id: res.body.id }); return res.body; });
+  }).then(function (res) { storeJson(commentKey(), { id: res.body.id }); return res.body; });
 }
 
 /** The last live test comment, or a new one (which fires the event of a new comment too). */
@@ -115,7 +111,7 @@ const SENDERS = {
     return someComment(notes).then(function (c) {
       return asUser(function (token) {
         return api('DELETE', '/api/pub/comments/' + encodeURIComponent(c.id), { bearer: token });
-      }).then(function () { store(commentKey(), null); return c.id; });
+      }).then(function () { storeJson(commentKey(), null); return c.id; });
     });
   },
 };
@@ -179,7 +175,7 @@ function sendTest(eventType, trigger) {
     // webhook may have been set up elsewhere since (the journal is the truth).
     return checkDelivered(eventType, commentId);
   }, function (err) {
-    if (err instanceof ApiFailure && err.reason === 'comment_not_found') store(commentKey(), null);
+    if (err instanceof ApiFailure && err.reason === 'comment_not_found') storeJson(commentKey(), null);
     setText('test-status', eventType + ' failed: ' + describe(err));
   }).then(function () {
     Array.prototype.forEach.call(buttons, function (b) { b.disabled = false; });
