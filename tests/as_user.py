@@ -16,9 +16,11 @@ import signal
 import socket
 import subprocess
 import sys
-import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
+from threading import Thread
+from typing import IO
 
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
@@ -77,8 +79,29 @@ def wait_ports_free(*ports: int, timeout: float = 60.0) -> bool:
         time.sleep(1.0)
 
 
+def pump(
+    stream: IO[str] | None,
+    line: Callable[[str], object],
+    end: Callable[[None], object] | None = None,
+) -> Thread:
+    """A started daemon thread giving each line of ``stream`` to ``line``, then ``end(None)``."""
+
+    def read() -> None:
+        for text in stream or ():
+            line(text)
+        if end is not None:
+            end(None)
+
+    thread = Thread(target=read, daemon=True)
+    thread.start()
+    return thread
+
+
 class Lines:
-    """A subprocess in its own process group whose stdout is read line by line."""
+    """A subprocess in its own process group (as a terminal runs it); stdout read line by line."""
+
+    wait = 60.0
+    """How long :meth:`wait_for` waits for a line by default, in seconds."""
 
     def __init__(self, argv: list[str], *, cwd: Path = ROOT, env: dict[str, str] | None = None):
         self.proc = subprocess.Popen(
@@ -88,22 +111,27 @@ class Lines:
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
-            start_new_session=True,
+            start_new_session=True,  # its own group: a signal to it reaches all of it
         )
         self.seen: list[str] = []
+        """The stdout lines :meth:`wait_for` read, without their newlines."""
         self._queue: queue.Queue[str | None] = queue.Queue()
-        self._pump_thread = threading.Thread(target=self._pump, daemon=True)
-        self._pump_thread.start()
+        self._stderr: list[str] = []
+        self._pumps = [
+            pump(self.proc.stdout, lambda t: self._queue.put(t.rstrip("\n")), self._queue.put),
+            pump(self.proc.stderr, self._stderr.append),
+        ]
 
-    def _pump(self) -> None:
-        assert self.proc.stdout is not None
-        for line in self.proc.stdout:
-            self._queue.put(line.rstrip("\n"))
-        self._queue.put(None)
+    def stderr(self) -> str:
+        """Everything on stderr once the process has ended (its pipes are read to the end)."""
+        for thread in self._pumps:
+            thread.join(timeout=10)
+        return "".join(self._stderr)
 
-    def wait_for(self, pattern: str, timeout: float = 60.0) -> re.Match[str]:
+    def wait_for(self, pattern: str, timeout: float | None = None) -> re.Match[str]:
         """The first stdout line matching ``pattern``; fails if the process ends first."""
         regex = re.compile(pattern)
+        timeout = self.wait if timeout is None else timeout
         deadline = time.monotonic() + timeout
         while True:
             try:
@@ -112,8 +140,7 @@ class Lines:
                 raise AssertionError(f"no line matching {pattern!r} in {timeout}s: {self.seen}")
             if line is None:
                 self.proc.wait(timeout=30)
-                err = self.proc.stderr.read() if self.proc.stderr else ""
-                raise AssertionError(f"exited before {pattern!r}: {self.seen}\n{err}")
+                raise AssertionError(f"exited before {pattern!r}: {self.seen}\n{self.stderr()}")
             self.seen.append(line)
             match = regex.search(line)
             if match:
@@ -122,9 +149,12 @@ class Lines:
     def signal_group(self, sig: int, timeout: float = 60.0) -> tuple[int, str]:
         """Send ``sig`` to the process group (as a terminal does); exit status and stderr."""
         os.killpg(self.proc.pid, sig)
-        self.proc.wait(timeout=timeout)
-        err = self.proc.stderr.read() if self.proc.stderr else ""
-        self._pump_thread.join(timeout=10)
+        try:
+            self.proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.kill()
+            raise AssertionError(f"still running {timeout} s after {sig!r}") from None
+        err = self.stderr()
         self._close()
         return self.proc.returncode, err
 
@@ -140,7 +170,7 @@ class Lines:
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(self.proc.pid, signal.SIGKILL)
             self.proc.wait(timeout=10)
-        self._pump_thread.join(timeout=10)
+        self.stderr()
         self._close()
 
 

@@ -21,6 +21,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tests.as_user import pump
+
 _SIGINT_BIT = 1 << (signal.SIGINT - 1)
 DEADLINE = 120.0
 """Seconds a command may take to start, and then to stop once interrupted."""
@@ -56,17 +58,6 @@ class Run:
         return f"Ctrl-C {self.delay}s in, exit {self.returncode}\nstdout:\n{out}\nstderr:\n{err}"
 
 
-def _reader(stream: object, into: list[str], seen: threading.Event) -> threading.Thread:
-    def read() -> None:
-        for line in stream:  # type: ignore[attr-defined]
-            into.append(line.rstrip("\n"))
-            seen.set()
-
-    thread = threading.Thread(target=read, daemon=True)
-    thread.start()
-    return thread
-
-
 def run_once(
     argv: Sequence[str],
     *,
@@ -93,7 +84,15 @@ def run_once(
         start_new_session=group,
     )
     output = threading.Event()
-    readers = [_reader(proc.stdout, run.stdout, output), _reader(proc.stderr, run.stderr, output)]
+
+    def into(lines: list[str]) -> Callable[[str], None]:
+        def add(line: str) -> None:
+            lines.append(line.rstrip("\n"))
+            output.set()
+
+        return add
+
+    readers = [pump(proc.stdout, into(run.stdout)), pump(proc.stderr, into(run.stderr))]
     try:
         deadline = time.monotonic() + DEADLINE
         # the anchor: the console script's first line (or, missed, its first output)

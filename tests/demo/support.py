@@ -5,13 +5,10 @@ from __future__ import annotations
 import errno
 import fcntl
 import os
-import queue
-import signal
 import socket
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -20,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from gcbridge.demo.paths import DEFAULT_PORT
+from tests.as_user import Lines
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -70,59 +68,14 @@ def with_display(display: str) -> dict[str, str]:
     return env
 
 
-class DemoProcess:
-    """``gcbridge demo`` in its own process group, as a terminal runs it; lines read live."""
+class DemoProcess(Lines):
+    """``gcbridge demo ARGS`` in its own process group, as a terminal runs it; lines read live."""
+
+    wait = 120.0  # a browser or a window starts first
 
     def __init__(self, args: list[str], env: dict[str, str]) -> None:
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "gcbridge", "demo", *args],
-            env={**env, "PYTHONUNBUFFERED": "1"},
-            cwd=REPO,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            start_new_session=True,  # its own group: the signal goes to all of it
-        )
-        self.lines: list[str] = []
-        self._queue: queue.Queue[str | None] = queue.Queue()
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self) -> None:
-        assert self.proc.stdout is not None
-        for line in self.proc.stdout:
-            self._queue.put(line)
-        self._queue.put(None)
-
-    def wait_for(self, text: str, timeout: float = 120) -> str:
-        """Read stdout until a line contains ``text``; the output so far on failure."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            try:
-                line = self._queue.get(timeout=0.5)
-            except queue.Empty:
-                continue
-            if line is None:
-                break
-            self.lines.append(line)
-            if text in line:
-                return line
-        self.kill()
-        pytest.fail(f"{text!r} never came:\n{''.join(self.lines)}")
-
-    def signal_group(self, sig: int) -> tuple[int, str]:
-        """Send ``sig`` to the process group (a terminal's Ctrl-C); exit code and stderr."""
-        os.killpg(self.proc.pid, sig)
-        try:
-            _, err = self.proc.communicate(timeout=60)
-        except subprocess.TimeoutExpired:
-            self.kill()
-            pytest.fail("the demo did not stop within 60 s of the signal")
-        return self.proc.returncode, err
-
-    def kill(self) -> None:
-        if self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGKILL)
-            self.proc.communicate()
+        argv = [sys.executable, "-m", "gcbridge", "demo", *args]
+        super().__init__(argv, cwd=REPO, env={**env, "PYTHONUNBUFFERED": "1"})
 
 
 def _port_free(port: int) -> bool:

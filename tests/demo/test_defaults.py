@@ -66,8 +66,8 @@ def test_stay_signed_in_then_a_relaunch_shows_the_restored_session(on_defaults, 
     # the relaunch as a user starts it: the window stays open; Ctrl-C / SIGTERM ends it
     demo = DemoProcess(["--screenshot", "relaunch.png"], env)
     try:
-        saved = demo.wait_for("window saved to")
-        out = "".join(demo.lines)
+        saved = demo.wait_for("window saved to").string
+        out = "\n".join(demo.seen)
         assert RESTORED in out
         assert "the window shows the widget's session: Signed in as alice (@alice)" in out
         assert "gcSsoLogin" not in out  # restored from the profile, not injected

@@ -21,7 +21,7 @@ from gcbridge_harness.report.identity_words import identity_diagnoses
 from gcbridge_harness.report.leaks import PLACES
 from gcbridge_harness.report.lifecycle_words import lifecycle_diagnoses
 from gcbridge_harness.report.probe_words import PROBE_MESSAGE, bridge_was_in_page, probe_diagnoses
-from gcbridge_harness.report.timeline import Timeline, TimelineEntry
+from gcbridge_harness.report.timeline import Timeline, TimelineEntry, first_word, when
 
 __all__ = ["diagnose", "LOGIN_REASONS"]
 
@@ -39,14 +39,6 @@ LOGIN_REASONS = {
     "unknown_public_key": "api_public_key in the widget URL is not the site's public key",
     "username_conflict": "the username is taken: answer gc-sso-conflict with a corrected username",
 }
-
-
-def _t(entry: TimelineEntry) -> str:
-    return f"{entry.at:.2f} s"
-
-
-def _name(entry: TimelineEntry) -> str:
-    return entry.detail.split(" ", 1)[0]
 
 
 def _leak_places(app: Any, failure: str) -> list[str]:
@@ -74,13 +66,13 @@ def _leaks(app: Any, timeline: Timeline, failure: str) -> list[str]:
 
 def _forged(app: Any, timeline: Timeline, failure: str) -> list[str]:
     received = Counter(m.get("name") for m in getattr(app, "messages", []))
-    own = Counter(_name(e) for e in timeline.find("widget emitted"))
+    own = Counter(first_word(e) for e in timeline.find("widget emitted"))
     for entry in timeline.find("frame posted"):
-        name = _name(entry)
+        name = first_word(entry)
         if received[name] > own[name]:
             origin = entry.detail.split("origin ", 1)[-1].split(",")[0]
             return [
-                f"a frame of {origin} posted {name} at {_t(entry)} and your bridge forwarded it "
+                f"a frame of {origin} posted {name} at {when(entry)} and your bridge forwarded it "
                 "to the app: forward only messages whose event.source is window and "
                 "event.origin is location.origin"
             ]
@@ -93,10 +85,10 @@ def _star_target(app: Any, timeline: Timeline, failure: str) -> list[str]:
     if not posts:
         return []
     entry = posts[0]
-    what = _name(entry)
+    what = first_word(entry)
     risk = "any frame could read the ssoData" if what == "sso-login" else "any frame could read it"
     return [
-        f"your bridge posted {what} with targetOrigin '*' at {_t(entry)}: {risk}; "
+        f"your bridge posted {what} with targetOrigin '*' at {when(entry)}: {risk}; "
         "post to location.origin"
     ]
 
@@ -111,26 +103,26 @@ def _page_errors(app: Any, timeline: Timeline, failure: str) -> list[str]:
         # WebKit hides the message of an error thrown by a script the app injected
         # (it has no origin of the page's): here, bridge.js.
         return [
-            f"your bridge threw into the page at {_t(first)} (WebKit hides the message of a "
+            f"your bridge threw into the page at {when(first)} (WebKit hides the message of a "
             "script the app injects; the Chromium run shows it): parse incoming messages "
             "inside try/catch and drop what is not JSON"
         ]
     if "JSON" in text or "SyntaxError" in text or "parse" in text.lower():
         return [
-            f"your bridge threw {text!r} into the page at {_t(first)}: parse incoming messages "
+            f"your bridge threw {text!r} into the page at {when(first)}: parse incoming messages "
             "inside try/catch and drop what is not JSON"
         ]
-    return [f"the page threw {text!r} at {_t(first)}"]
+    return [f"the page threw {text!r} at {when(first)}"]
 
 
 def _transport(app: Any, timeline: Timeline, failure: str) -> list[str]:
     for entry in timeline.find("transport violation"):
         if "not a string" in entry.detail:
             return [
-                f"your bridge passed a non-string to the native transport at {_t(entry)}: "
+                f"your bridge passed a non-string to the native transport at {when(entry)}: "
                 "send JSON.stringify(message)"
             ]
-        return [f"your bridge misused the native transport at {_t(entry)}: {entry.detail[:100]}"]
+        return [f"your bridge misused the native transport at {when(entry)}: {entry.detail[:100]}"]
     return []
 
 
@@ -145,7 +137,7 @@ def _emitted_since_install(app: Any, timeline: Timeline) -> list[TimelineEntry]:
 def _duplicates(app: Any, timeline: Timeline, failure: str) -> list[str]:
     """Widget events that reached the app more than once."""
     received = Counter(m.get("name") for m in getattr(app, "messages", []))
-    sent = Counter(_name(e) for e in _emitted_since_install(app, timeline))
+    sent = Counter(first_word(e) for e in _emitted_since_install(app, timeline))
     lines = []
     for name, count in sent.items():
         if received[name] > count:
@@ -163,17 +155,17 @@ def _dropped(app: Any, timeline: Timeline, failure: str) -> list[str]:
     emitted = _emitted_since_install(app, timeline)
     received = Counter(m.get("name") for m in getattr(app, "messages", []))
     lines = []
-    for name in dict.fromkeys(_name(e) for e in emitted):
+    for name in dict.fromkeys(first_word(e) for e in emitted):
         if received[name] or name == PROBE_MESSAGE:  # the probe: probe_diagnoses
             continue
-        first = next(e for e in emitted if _name(e) == name)
+        first = next(e for e in emitted if first_word(e) == name)
         transport = TRANSPORTS.get(getattr(app, "platform", ""), "its transport")
         how = (
             f"your bridge did not forward it through {transport}"
             if not received
             else "your bridge did not forward it"
         )
-        lines.append(f"the widget sent {name} at {_t(first)}; the app never received it: {how}")
+        lines.append(f"the widget sent {name} at {when(first)}; the app never received it: {how}")
     return lines[:2]
 
 
@@ -185,7 +177,7 @@ def _injections(app: Any, timeline: Timeline, failure: str) -> list[str]:
     for entry in timeline.find("injection failed"):
         if "is not a function" in entry.detail or "not defined" in entry.detail:
             return [
-                f"the app called gcSsoLogin at {_t(entry)} but your bridge had not defined it "
+                f"the app called gcSsoLogin at {when(entry)} but your bridge had not defined it "
                 "(not installed yet, or it threw while installing)"
             ]
     probing = bool(timeline.find("widget emitted"))
@@ -198,7 +190,7 @@ def _injections(app: Any, timeline: Timeline, failure: str) -> list[str]:
             if not any(p.at >= entry.at - _PAGE_CLOCK and info in p.detail for p in posted):
                 function = call.split()[-1]
                 lines.append(
-                    f"the app called {function} at {_t(entry)}; your bridge never posted "
+                    f"the app called {function} at {when(entry)}; your bridge never posted "
                     f"{info} to the widget"
                 )
                 break
@@ -206,13 +198,13 @@ def _injections(app: Any, timeline: Timeline, failure: str) -> list[str]:
 
 
 def _too_early(app: Any, timeline: Timeline, failure: str) -> list[str]:
-    ready = [e for e in timeline.find("widget emitted") if _name(e) == "gc-ready"]
+    ready = [e for e in timeline.find("widget emitted") if first_word(e) == "gc-ready"]
     logins = timeline.find("inject gcSsoLogin")
     if not ready or not logins or timeline.find("login answered"):
         return []
     if all(entry.at < ready[0].at for entry in logins):
         return [
-            f"gcSsoLogin was called at {_t(logins[0])}, before gc-ready ({_t(ready[0])}); "
+            f"gcSsoLogin was called at {when(logins[0])}, before gc-ready ({when(ready[0])}); "
             "the widget was not listening yet: inject on gc-ready or gc-loaded"
         ]
     return []
@@ -227,7 +219,7 @@ def _refused(app: Any, timeline: Timeline, failure: str) -> list[str]:
             reason = match.group(2)
             why = LOGIN_REASONS.get(reason, "look the reason up in docs/reference/reason-codes.md")
             return [
-                f"the service refused the login at {_t(entry)} ({reason or 'no reason'}): {why}"
+                f"the service refused the login at {when(entry)} ({reason or 'no reason'}): {why}"
             ]
     return []
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from gcbridge_harness.report.timeline import Timeline, TimelineEntry
+from gcbridge_harness.report.timeline import Timeline, TimelineEntry, when
 
 __all__ = ["host_diagnoses"]
 
@@ -59,17 +59,13 @@ _FOREGROUND = {
 }
 
 
-def _t(entry: TimelineEntry) -> str:
-    return f"{entry.at:.2f} s"
-
-
 def _not_shown_dialog(app: Any, timeline: Timeline) -> list[str]:
     for entry in timeline.find("dialog"):
         if entry.detail.endswith("(not shown)"):
             call, _, answer = entry.detail.partition(" -> ")
             why = _DIALOGS.get(getattr(app, "platform", ""), "the WebView shows no dialogs")
             return [
-                f"the widget asked {call} at {_t(entry)} and the app's WebView answered "
+                f"the widget asked {call} at {when(entry)} and the app's WebView answered "
                 f"{answer.removesuffix(' (not shown)')} without showing it: {why}"
             ]
     return []
@@ -79,7 +75,7 @@ def _no_file(app: Any, timeline: Timeline) -> list[str]:
     for entry in timeline.find("file chooser"):
         if entry.detail.startswith("no chooser"):
             why = _FILES.get(getattr(app, "platform", ""), "the WebView opens no file chooser")
-            return [f"the widget's file input at {_t(entry)} got no file: {why}"]
+            return [f"the widget's file input at {when(entry)} got no file: {why}"]
     return []
 
 
@@ -89,7 +85,7 @@ def _window_nowhere(app: Any, timeline: Timeline) -> list[str]:
         if action == "nowhere":
             why = _WINDOWS.get(getattr(app, "platform", ""), "the WebView opens no new window")
             return [
-                f"the link to {url} (target=_blank) at {_t(entry)} opened nowhere: {why}. Open "
+                f"the link to {url} (target=_blank) at {when(entry)} opened nowhere: {why}. Open "
                 "the widget's origin in place and other pages in the system browser (the kits' "
                 "GcLinkPolicy.forNewWindow)"
             ]
@@ -105,7 +101,7 @@ def _no_error_view(app: Any, timeline: Timeline) -> list[str]:
     left = _LEFT_WITH.get(platform, "whatever the WebView shows")
     hooks = _LOAD_ERRORS.get(platform, "the WebView's load error callbacks")
     return [
-        f"the widget's page failed to load at {_t(error)} ({why}) and the app showed no error "
+        f"the widget's page failed to load at {when(error)} ({why}) and the app showed no error "
         f"view: the user is left with {left} and no way to try again. Handle {hooks} with an "
         "error view and Retry (the kits' onLoadError)"
     ]
@@ -124,7 +120,7 @@ def _recovered_while_away(app: Any, timeline: Timeline) -> list[str]:
         elif entry.kind == "recover" and away and dead is not None:
             back = _FOREGROUND.get(getattr(app, "platform", ""), "the return to the foreground")
             return [
-                f"the web content process died at {_t(dead)} while the app was in the "
+                f"the web content process died at {when(dead)} while the app was in the "
                 "background, and the app reloaded the page at once: the system may kill the "
                 "new process too, and nobody sees the page. Defer the recovery until the app "
                 f"is back ({back}), as the kits' GcRecoveryPolicy does"
@@ -148,14 +144,14 @@ def _crash_loop(app: Any, timeline: Timeline) -> list[str]:
 
 def host_diagnoses(app: Any, timeline: Timeline, failure: str) -> list[str]:
     """Diagnosis lines for what the app's WebView did not do for the page (none if none fits)."""
-    lines: list[str] = []
-    for pattern in (
-        _not_shown_dialog,
-        _no_file,
-        _window_nowhere,
-        _no_error_view,
-        _recovered_while_away,
-        _crash_loop,
-    ):
-        lines.extend(pattern(app, timeline))
-    return lines
+    return [line for pattern in _PATTERNS for line in pattern(app, timeline)]
+
+
+_PATTERNS = (
+    _not_shown_dialog,
+    _no_file,
+    _window_nowhere,
+    _no_error_view,
+    _recovered_while_away,
+    _crash_loop,
+)

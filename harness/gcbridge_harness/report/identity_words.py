@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from gcbridge_harness.report.timeline import Timeline, TimelineEntry
+from gcbridge_harness.report.timeline import Timeline, TimelineEntry, when
 
 __all__ = ["identity_diagnoses"]
 
@@ -27,10 +27,6 @@ _PLATFORM_OF = {
     "onLoadStart": "React Native's onLoadStart",
     "didStartProvisionalNavigation": "iOS didStartProvisionalNavigation",
 }
-
-
-def _t(entry: TimelineEntry) -> str:
-    return f"{entry.at:.2f} s"
 
 
 def _callback(entry: TimelineEntry) -> str:
@@ -68,14 +64,14 @@ def _taken_for_a_new_page(app: Any, timeline: Timeline) -> list[str]:
             continue
         logout = _ignored_sign_out(timeline, entry.at)
         effect = (
-            f"its sign-out at {_t(logout)} did nothing (not-ready)"
+            f"its sign-out at {when(logout)} did nothing (not-ready)"
             if logout is not None
             else "it ignored what came next"
         )
         if same:
             kind = entry.detail.split("(", 1)[-1].rstrip(")")
             return [
-                f"{_callback(page)} at {_t(page)} came from a same-document navigation ({kind}) "
+                f"{_callback(page)} at {when(page)} came from a same-document navigation ({kind}) "
                 f"and the app took it for a new page: it waited for a gc-ready that never came, "
                 f"and {effect}: the previous user stays signed in. React Native fires "
                 "onLoadStart for same-document navigations (hash, pushState): take a new "
@@ -83,8 +79,8 @@ def _taken_for_a_new_page(app: Any, timeline: Timeline) -> list[str]:
                 "Android onPageStarted fire for new documents only"
             ]
         return [
-            f"{_callback(page)} at {_t(page)} started a navigation that failed before it "
-            f"committed ({_t(entry)}): the page stayed, but the app took the start for a new "
+            f"{_callback(page)} at {when(page)} started a navigation that failed before it "
+            f"committed ({when(entry)}): the page stayed, but the app took the start for a new "
             f"page and waited for a gc-ready that never came, and {effect}: the previous user "
             "stays signed in. A new document begins when it commits (iOS didCommit), not when "
             "it is asked for (didStartProvisionalNavigation, React Native's onLoadStart on iOS)"
@@ -101,13 +97,13 @@ def _ready_with_nobody(app: Any, timeline: Timeline) -> list[str]:
     early = _ignored_sign_out(timeline, 0.0)
     if early is not None and early.at <= first.at:
         return [
-            f"the app signed out at {_t(early)}, before the widget was ready (not-ready), and "
-            f"did not sign the widget out once it was ({_t(first)}): it shows the user who "
+            f"the app signed out at {when(early)}, before the widget was ready (not-ready), and "
+            f"did not sign the widget out once it was ({when(first)}): it shows the user who "
             "signed out. A sign-out before ready must be remembered and applied at ready "
             "(gcSsoLogout), keep_widget_session or not"
         ]
     return [
-        f"the widget became ready at {_t(first)} while nobody was signed in to the app, and the "
+        f"the widget became ready at {when(first)} while nobody was signed in to the app, and the "
         "app left it as it was: the widget restores its stored session by itself, so it shows "
         "the previous user, and anyone holding the device posts as them. Sign the widget out "
         "(gcSsoLogout) when it is ready and the app has no user (keep_widget_session only for "
@@ -133,8 +129,8 @@ def _no_login_after_the_race(app: Any, timeline: Timeline) -> list[str]:
     if "gc-ready" not in emitted or "gc-loaded" not in emitted:
         return []
     return [
-        f"the bridge was evaluated at {_t(evaluated[0])}, after the widget's gc-ready "
-        f"({_t(emitted['gc-ready'])}) and gc-loaded ({_t(emitted['gc-loaded'])}): React Native "
+        f"the bridge was evaluated at {when(evaluated[0])}, after the widget's gc-ready "
+        f"({when(emitted['gc-ready'])}) and gc-loaded ({when(emitted['gc-loaded'])}): React Native "
         "on Android evaluates injectedJavaScriptBeforeContentLoaded in onPageStarted, racing the "
         "page's scripts. And the app does not sign in at page finished: nobody was signed in. "
         "On Android, page finished (onLoad) is a trigger too"

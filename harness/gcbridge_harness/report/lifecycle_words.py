@@ -18,16 +18,12 @@ from collections import Counter
 from typing import Any
 
 from gcbridge_harness.report.probe_words import bridge_was_in_page
-from gcbridge_harness.report.timeline import Timeline, TimelineEntry
+from gcbridge_harness.report.timeline import Timeline, when
 
 __all__ = ["lifecycle_diagnoses"]
 
 _NAME = re.compile(r'"name"\s*:\s*"([^"]+)"')
 _CAUSES = {"reload": "the reload", "navigate away": "the navigation", "recover": "the restart"}
-
-
-def _t(entry: TimelineEntry) -> str:
-    return f"{entry.at:.2f} s"
 
 
 def _emitted(timeline: Timeline, since: float, until: float = float("inf")) -> list[tuple]:
@@ -88,7 +84,7 @@ def _lost_in_new_document(app: Any, timeline: Timeline) -> list[str]:
                 continue
             if name in ("gc-ready", "gc-loaded") and not received[name]:
                 lines.append(
-                    f"after {_cause(timeline, start)}, {name} at {_t(entry)} never reached "
+                    f"after {_cause(timeline, start)}, {name} at {when(entry)} never reached "
                     "the app: is your bridge's install guard kept somewhere that outlives the "
                     "page (sessionStorage, a cookie)? Each new document needs its own bridge"
                 )
@@ -127,7 +123,7 @@ def _once_per_page(app: Any, timeline: Timeline) -> list[str]:
             counts[name] += 1
             if counts[name] >= 2 and received[name] == 1 and name.startswith("gc-"):
                 return [
-                    f"the widget sent {name} again at {_t(entry)} (a re-render in the page) and "
+                    f"the widget sent {name} again at {when(entry)} (a re-render in the page) and "
                     "the app never received it: your bridge forwards each event name once per "
                     "page; forward every message, the widget re-announces itself"
                 ]
@@ -146,7 +142,7 @@ def _stale_after_resume(app: Any, timeline: Timeline) -> list[str]:
         return []
     return [
         f"after the resume ({resumes[-1].detail.removeprefix('after ')}) the widget refused "
-        f"the ssoData at {_t(refused[0])} as expired: the app injected ssoData fetched before "
+        f"the ssoData at {when(refused[0])} as expired: the app injected ssoData fetched before "
         "the resume. "
         "ssoData lives 300 s; fetch it afresh for every login, never keep it"
     ]
@@ -157,7 +153,7 @@ def _dead_view(app: Any, timeline: Timeline) -> list[str]:
     if not dead or [e for e in timeline.find("recover") if e.at >= dead[-1].at]:
         return []
     return [
-        f"the web content process died at {_t(dead[-1])} and the app did nothing: the view "
+        f"the web content process died at {when(dead[-1])} and the app did nothing: the view "
         "stays blank and the bridge is gone. Reload it (iOS webViewWebContentProcessDidTerminate"
         " -> webView.reload(); Android onRenderProcessGone: a new WebView, return true; React "
         "Native onContentProcessDidTerminate / onRenderProcessGone -> reload)"
@@ -166,13 +162,13 @@ def _dead_view(app: Any, timeline: Timeline) -> list[str]:
 
 def lifecycle_diagnoses(app: Any, timeline: Timeline, failure: str) -> list[str]:
     """Diagnosis lines for what went wrong after the first load (none if nothing fits)."""
-    lines: list[str] = []
-    for pattern in (
-        _dead_view,
-        _stale_after_resume,
-        _twice_after_restore,
-        _lost_in_new_document,
-        _once_per_page,
-    ):
-        lines.extend(pattern(app, timeline))
-    return lines
+    return [line for pattern in _PATTERNS for line in pattern(app, timeline)]
+
+
+_PATTERNS = (
+    _dead_view,
+    _stale_after_resume,
+    _twice_after_restore,
+    _lost_in_new_document,
+    _once_per_page,
+)

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from gcbridge_harness.report.timeline import Timeline, TimelineEntry
+from gcbridge_harness.report.timeline import Timeline, first_word, when
 
 __all__ = ["PROBE_MESSAGE", "bridge_was_in_page", "probe_diagnoses"]
 
@@ -45,28 +45,24 @@ def bridge_was_in_page(app: Any, timeline: Timeline, at: float) -> bool:
     return any(since <= e.at <= at for e in markers)
 
 
-def _name(entry: TimelineEntry) -> str:
-    return entry.detail.split(" ", 1)[0]
-
-
 def probe_diagnoses(app: Any, timeline: Timeline, failure: str) -> list[str]:
     """The probe posted with the bridge in the page, none of it forwarded, all else was."""
     in_page = [
         e for e in timeline.find("widget emitted") if bridge_was_in_page(app, timeline, e.at)
     ]
-    posted = [e for e in in_page if _name(e) == PROBE_MESSAGE]
+    posted = [e for e in in_page if first_word(e) == PROBE_MESSAGE]
     received = Counter(m.get("name") for m in getattr(app, "messages", []))
     if not posted or received[PROBE_MESSAGE]:
         return []
     if any(
-        not received[_name(e)]
+        not received[first_word(e)]
         for e in in_page
-        if "oversized" not in e.detail and _name(e) != PROBE_MESSAGE
+        if "oversized" not in e.detail and first_word(e) != PROBE_MESSAGE
     ):
         return []  # the widget's own events were lost too: the other patterns say how
     also = "" if received else ", nor did anything else sent with your bridge in the page"
     return [
-        f"the harness's probe message {PROBE_MESSAGE}, posted by the page at {posted[0].at:.2f} s "
+        f"the harness's probe message {PROBE_MESSAGE}, posted by the page at {when(posted[0])} "
         f"with your bridge in it, never reached the app{also}: your bridge forwards only some "
         "event names (an allow-list?). Forward every message that has a name, as bridge.js "
         "does: the widget's events are not a fixed list (gc-sso-conflict is one), and the "

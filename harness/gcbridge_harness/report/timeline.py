@@ -19,7 +19,7 @@ import re
 import time
 from dataclasses import dataclass, field
 
-__all__ = ["Timeline", "TimelineEntry", "mask", "mask_text", "side_of"]
+__all__ = ["Timeline", "TimelineEntry", "mask", "mask_text", "side_of", "when", "first_word"]
 
 # ssoData of the "gc" format: base64 message, hex signature, timestamp
 # (docs/reference/wire-formats.md#ssodata).
@@ -89,6 +89,16 @@ class TimelineEntry:
             verdict = "accepted" if status == "200" else f"refused: {reason or 'no reason'}"
             detail = f"{status} {verdict}"
         return f"{self.at:7.3f} s  {self.side:<7} {self.kind:<22} {detail}".rstrip()
+
+
+def when(entry: TimelineEntry) -> str:
+    """When ``entry`` happened, as a diagnosis says it: ``1.02 s``."""
+    return f"{entry.at:.2f} s"
+
+
+def first_word(entry: TimelineEntry) -> str:
+    """The first word of the detail: the event name of a ``widget emitted`` entry."""
+    return entry.detail.split(" ", 1)[0]
 
 
 @dataclass

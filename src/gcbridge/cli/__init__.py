@@ -27,7 +27,7 @@ from gcbridge.errors import GcBridgeError
 from gcbridge.output import flush_output, watched_stdout
 from gcbridge.signals import STOP_SIGNALS, held_until_known, stop_line
 
-__all__ = ["main", "build_parser"]
+__all__ = ["main", "build_parser", "help_by_default"]
 
 # module name -> (command, one-line help); modules are imported lazily so that
 # ``gcbridge sso issue`` works without FastAPI or Playwright installed.
@@ -55,8 +55,19 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module, help_text) in COMMANDS.items():
         cmd = sub.add_parser(name, help=help_text, description=help_text)
+        help_by_default(cmd)  # until register gives it, or each of its actions, a func
         importlib.import_module(module).register(cmd)
     return parser
+
+
+def help_by_default(parser: argparse.ArgumentParser) -> None:
+    """Make ``parser`` called without an action print its help and exit 2."""
+
+    def show_help(args: argparse.Namespace) -> int:
+        parser.print_help()
+        return 2
+
+    parser.set_defaults(func=show_help)
 
 
 class _Terminated(BaseException):

@@ -90,12 +90,6 @@ def register(parser: argparse.ArgumentParser) -> None:
         "raise it for a slow CI machine)",
     )
     run_parser.set_defaults(func=run)
-    parser.set_defaults(func=lambda args: _no_command(parser))
-
-
-def _no_command(parser: argparse.ArgumentParser) -> int:
-    parser.print_help()
-    return 2
 
 
 def _fail(reason: str, message: str, code: int = USAGE_ERROR) -> int:

@@ -113,6 +113,12 @@ def _check(args: argparse.Namespace) -> int:
     return run_check(args, _secret(args.secret_env))
 
 
+def _add_secret_option(parser: argparse.ArgumentParser, what: str = "the SSO secret") -> None:
+    parser.add_argument(
+        "--secret-env", required=True, metavar="VAR", help=f"environment variable holding {what}"
+    )
+
+
 def _add_age_options(parser: argparse.ArgumentParser) -> None:
     # The SDK's own defaults (gcbridge.sso.policy), printed from them.
     parser.add_argument(
@@ -138,19 +144,8 @@ def register(parser: argparse.ArgumentParser) -> None:
     """Add ``issue``, ``verify`` and ``check``."""
     sub = parser.add_subparsers(dest="sso_command", metavar="ACTION")
 
-    def show_help(args: argparse.Namespace) -> int:
-        parser.print_help()
-        return 2
-
-    parser.set_defaults(func=show_help)
-
     issue = sub.add_parser("issue", allow_abbrev=False, help="print ssoData for a user")
-    issue.add_argument(
-        "--secret-env",
-        required=True,
-        metavar="VAR",
-        help="environment variable holding the SSO secret",
-    )
+    _add_secret_option(issue)
     issue.add_argument("--id", required=True)
     issue.add_argument("--username", required=True)
     issue.add_argument("--email", required=True)
@@ -169,12 +164,7 @@ def register(parser: argparse.ArgumentParser) -> None:
         "variable (options below) rather than as an argument, which the process list and "
         "the shell history show.",
     )
-    verify.add_argument(
-        "--secret-env",
-        required=True,
-        metavar="VAR",
-        help="environment variable holding the SSO secret",
-    )
+    _add_secret_option(verify)
     _add_age_options(verify)
     verify.add_argument(
         "--token-env",
@@ -205,12 +195,7 @@ def register(parser: argparse.ArgumentParser) -> None:
         "origin a redirect points at.",
     )
     check.add_argument("--url", required=True, help="the ssoData endpoint, e.g. .../sso-data")
-    check.add_argument(
-        "--secret-env",
-        required=True,
-        metavar="VAR",
-        help="environment variable holding the site's SSO secret",
-    )
+    _add_secret_option(check, "the site's SSO secret")
     check.add_argument(
         "--header",
         action="append",

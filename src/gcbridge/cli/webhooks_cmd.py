@@ -162,12 +162,6 @@ def register(parser: argparse.ArgumentParser) -> None:
     """Add ``listen``, ``sign`` and ``verify``."""
     sub = parser.add_subparsers(dest="webhooks_command", metavar="ACTION")
 
-    def show_help(args: argparse.Namespace) -> int:
-        parser.print_help()
-        return 2
-
-    parser.set_defaults(func=show_help)
-
     def secret_options(p: argparse.ArgumentParser, *, allow_plain: bool) -> None:
         p.add_argument(
             "--secret-env", metavar="VAR", help="environment variable holding the secret"

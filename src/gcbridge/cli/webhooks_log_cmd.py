@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 
+from gcbridge.cli import help_by_default
 from gcbridge.errors import GcBridgeError
 
 __all__ = ["register_delivery_log"]
@@ -80,12 +81,7 @@ def register_delivery_log(sub: argparse._SubParsersAction[argparse.ArgumentParse
         description="Set up a shared delivery log before receivers use it.",
     )
     actions = group.add_subparsers(dest="delivery_log_command", metavar="ACTION")
-
-    def show_help(args: argparse.Namespace) -> int:
-        group.print_help()
-        return 2
-
-    group.set_defaults(func=show_help)
+    help_by_default(group)
     init = actions.add_parser(
         "init",
         allow_abbrev=False,

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import errno
 import socket
-from dataclasses import dataclass, replace
+from dataclasses import KW_ONLY, dataclass, field, replace
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -61,31 +61,24 @@ def _check_port_free(host: str, port: int) -> None:
             raise
 
 
+@dataclass(eq=False, repr=False)
 class DemoStack:
     """Emulator + customer backend, configured for the demo; a context manager."""
 
-    def __init__(
-        self,
-        data_dir: Path,
-        timeline: Timeline,
-        *,
-        port: int = DEFAULT_PORT,
-        host: str = "127.0.0.1",
-        article: Article = ARTICLE,
-    ) -> None:
-        self.data_dir = data_dir
-        self.timeline = timeline
-        self.port = port
-        self.host = host
-        self.article = article
-        self.receiver = ReceiverState()
-        # generated per run, never stored: see docs/explanation/demo.md
-        self.credentials = DemoCredentials.new()
-        self._servers: list[Any] = []
-        self.emulator_url = ""
-        self.backend_url = ""
-        self.widget_url = ""
-        self.site: Any = None
+    data_dir: Path
+    timeline: Timeline
+    _: KW_ONLY
+    port: int = DEFAULT_PORT
+    host: str = "127.0.0.1"
+    article: Article = ARTICLE
+    receiver: ReceiverState = field(init=False, default_factory=ReceiverState)
+    # generated per run, never stored: see docs/explanation/demo.md
+    credentials: DemoCredentials = field(init=False, default_factory=DemoCredentials.new)
+    _servers: list[Any] = field(init=False, default_factory=list)
+    emulator_url: str = field(init=False, default="")
+    backend_url: str = field(init=False, default="")
+    widget_url: str = field(init=False, default="")
+    site: Any = field(init=False, default=None)
 
     def start(self) -> DemoStack:
         """Start both servers, configure the webhook, resolve the widget URL."""

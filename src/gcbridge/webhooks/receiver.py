@@ -11,52 +11,21 @@
         ...                      # runs only for authentic, fresh, first-time deliveries
         return {"ok": True}
 
-Design:
+A refusal never reaches the handler: :class:`WebhookHTTPException` is answered 401
+``{"error": reason}`` (400 for an authentic body that is not an event) when
+``exception_handlers`` are installed, else FastAPI's ``{"detail": {...}}``. With a
+:class:`~gcbridge.webhooks.delivery_log.DeliveryLog`, the delivery id is claimed before the
+handler runs and settled by the claim's own token after it: a processed id is answered
+``200 {"duplicate": true}``, a copy in flight ``503 delivery_in_flight``, a replayed signature
+401 ``replayed_signature``, an unreachable log or clock 503 with ``Retry-After``, a handler that
+raises releases the claim for the service's retry: docs/how-to/share-delivery-log.md,
+"Leases: what each instance does while a handler runs", and "Outages: 503 with `Retry-After`,
+never a delivery handled unguarded".
 
-- The dependency reads the **raw** body (bounded by ``max_body``), verifies it
-  and parses it. A refusal never reaches the handler: it raises
-  :class:`WebhookHTTPException`, answered 401 ``{"error": reason}`` (400 for an
-  authentic body that is not an event) when ``exception_handlers`` are installed,
-  or FastAPI's ``{"detail": {...}}`` with the same status otherwise.
-- With a :class:`~gcbridge.webhooks.delivery_log.DeliveryLog` (SQLite, PostgreSQL
-  or Redis, shared by every instance), the delivery id is claimed atomically
-  *before* the handler runs and held (a lease) while it runs:
-
-  - a delivery id already processed is answered ``200 {"duplicate": true}`` and
-    the handler is skipped;
-  - a copy arriving while the first is still being handled is answered ``503
-    {"error": "delivery_in_flight"}`` with ``Retry-After``: the first handler may
-    still fail, so the service must come back (a 200 would lose the event);
-  - a signature already accepted under another delivery id (a captured request
-    replayed) is answered 401 ``replayed_signature``;
-  - when the handler **raises**, the claim is released and the service's retry
-    (same id, new signature) is processed; when its process dies, the lease runs
-    out and the retry is processed by whichever instance gets it;
-  - when the handler returns, the id is marked processed (with
-    ``Depends(receiver, scope="function")`` before the answer is sent, else just
-    after it);
-  - when the log's backend is down or does not answer in time (``timeout`` of
-    the log), the answer is ``503 {"error": "delivery_log_unavailable"}`` with
-    ``Retry-After``: nothing is handled unguarded;
-  - the claim is settled by its own token: a handler that outlived its lease
-    never completes or releases the claim of the retry that took the id over;
-    a settlement the backend could not take (down after the handler ran) is
-    written before the log's next call, so the service's retry is a duplicate;
-  - a delivery id longer than 200 characters is answered 400
-    ``delivery_id_too_long``.
-
-  A ``clock`` that cannot be read (an :class:`~gcbridge.webhooks.EmulatorClock`
-  whose emulator has stopped answering) is answered as an unavailable log: ``503
-  {"error": "emulator_clock_unavailable"}`` with ``Retry-After``. A clock other
-  than the system's is read off the event loop: it may do I/O.
-
-  Signal failure by raising, answer quickly, and keep handlers
-  idempotent where you can: delivery is at least once, handling is once per id
-  while the id is remembered.
-- Use either ``Depends(receiver)`` (the event) or ``Depends(receiver.delivery)``
-  (event plus delivery id, retry count, first-sent date) on a route, not both.
-- Other frameworks (and ``gcbridge webhooks listen``) use the same two steps:
-  :meth:`WebhookReceiver.admit` and :meth:`WebhookReceiver.settled`.
+Use either ``Depends(receiver)`` (the event) or ``Depends(receiver.delivery)`` (event plus
+delivery id, retry count, first-sent date) on a route, not both. Other frameworks (and
+``gcbridge webhooks listen``) use the same two steps: :meth:`WebhookReceiver.admit` and
+:meth:`WebhookReceiver.settled`.
 """
 
 # No ``from __future__ import annotations``: FastAPI evaluates dependency

@@ -38,6 +38,7 @@ import time
 import uuid
 import warnings
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import KW_ONLY, dataclass, field
 from typing import Any
 
 from gcbridge.aio import run_sync
@@ -182,33 +183,25 @@ def signed_headers(
     )
 
 
+@dataclass(eq=False, repr=False)  # its own __repr__ masks the secret
 class WebhookPoster:
     """Posts signed deliveries to an ASGI app or a base URL; returns the ``httpx.Response``."""
 
-    def __init__(
-        self,
-        target: Any = None,
-        *,
-        secret: str | bytes | None = None,
-        path: str = "/",
-        tolerance: float = DEFAULT_TOLERANCE,
-        clock: Clock = SYSTEM_CLOCK,
-        as_service: bool = False,
-    ) -> None:
-        self.target = target
-        """An ASGI app, or a base URL such as ``"http://127.0.0.1:8000"``."""
-        self.secret = secret
-        """The webhook secret the receiver expects."""
-        self.path = path
-        """The receiver's path on ``target``."""
-        self.tolerance = tolerance
-        """The receiver's window: ``stale=True`` signs just outside it."""
-        self.clock = clock
-        """The clock the timestamps come from (give the receiver's own)."""
-        self.as_service = as_service
-        """Answer as the service sees it: a handler's exception is a 500, not raised."""
-        self.last: tuple[bytes, dict[str, str]] | None = None
-        """The body and headers of the last delivery sent."""
+    target: Any = None
+    """An ASGI app, or a base URL such as ``"http://127.0.0.1:8000"``."""
+    _: KW_ONLY
+    secret: str | bytes | None = None
+    """The webhook secret the receiver expects."""
+    path: str = "/"
+    """The receiver's path on ``target``."""
+    tolerance: float = DEFAULT_TOLERANCE
+    """The receiver's window: ``stale=True`` signs just outside it."""
+    clock: Clock = SYSTEM_CLOCK
+    """The clock the timestamps come from (give the receiver's own)."""
+    as_service: bool = False
+    """Answer as the service sees it: a handler's exception is a 500, not raised."""
+    last: tuple[bytes, dict[str, str]] | None = field(init=False, default=None)
+    """The body and headers of the last delivery sent."""
 
     def __repr__(self) -> str:
         return f"WebhookPoster(target={self.target!r}, path={self.path!r}, secret='***')"

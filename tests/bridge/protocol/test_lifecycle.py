@@ -8,15 +8,13 @@ its run in Python, TypeScript and Kotlin alike (``kits_check.py`` on a mutated c
 from __future__ import annotations
 
 import json
-import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from tests.bridge.protocol.kits import TOOLS, kits_check, need
+
 ROOT = Path(__file__).resolve().parents[3]
-KITS_CHECK = ROOT / "bridge" / "protocol" / "kits_check.py"
 TABLE = json.loads((ROOT / "bridge" / "protocol" / "app-protocol.json").read_text("utf-8"))
 PLATFORMS = ROOT / "bridge" / "platforms"
 COORDINATORS = {
@@ -99,14 +97,6 @@ MUTATIONS = [
 ]
 
 
-def _need(language: str) -> None:
-    # Kotlin: java and mvn (the compiler and android-all come from Maven Central)
-    tools = {"typescript": ("node",), "kotlin": ("java", "mvn")}.get(language, ())
-    for tool in tools:
-        if shutil.which(tool) is None:
-            pytest.skip(f"{tool} not found; make kits-check fails loudly instead")
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize(
     ("language", "what", "original", "mutated", "failing_case"),
@@ -116,18 +106,12 @@ def _need(language: str) -> None:
 def test_a_coordinator_that_mishandles_the_lifecycle_fails(
     tmp_path, language, what, original, mutated, failing_case
 ):
-    _need(language)
+    need(*TOOLS[language])
     source = COORDINATORS[language].read_text(encoding="utf-8")
     assert source.count(original) == 1, f"the mutation point moved: {original}"
     copy = tmp_path / COORDINATORS[language].name
     copy.write_text(source.replace(original, mutated), encoding="utf-8")
-    result = subprocess.run(
-        [sys.executable, str(KITS_CHECK), "--only", language, OPTION[language], str(copy)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=900,
-    )
+    result = kits_check("--only", language, OPTION[language], str(copy), timeout=900)
     assert result.returncode == 1, result.stdout + result.stderr
     assert failing_case in result.stdout, result.stdout
     total = len(TABLE["cases"])

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -20,11 +18,11 @@ import pytest
 from gcbridge_harness.coordinator import SsoCoordinator
 
 from gcbridge.bridge import script
+from tests.bridge.protocol.kits import TOOLS, kits_check, need
 
 ROOT = Path(__file__).resolve().parents[3]
 PROTOCOL_DIR = ROOT / "bridge" / "protocol"
 TABLE = json.loads((PROTOCOL_DIR / "app-protocol.json").read_text(encoding="utf-8"))
-KITS_CHECK = PROTOCOL_DIR / "kits_check.py"
 PLATFORMS = ROOT / "bridge" / "platforms"
 COORDINATORS = {
     "python": ROOT / "harness" / "gcbridge_harness" / "coordinator.py",
@@ -166,33 +164,13 @@ def test_swift_coordinator_has_every_reason_of_the_table():
         assert f'"{reason}"' in swift, reason
 
 
-def _kits_check(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, str(KITS_CHECK), *args],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=900,
-    )
-
-
-def _need(tool: str) -> None:
-    """node for TypeScript; for Kotlin, java and mvn (the compiler comes from Maven Central)."""
-    for name in ("java", "mvn") if tool == "kotlin" else (tool,):
-        if shutil.which(name) is None:
-            hint = {"node": "nodejs npm", "java": "openjdk-17-jdk-headless", "mvn": "maven"}[name]
-            pytest.skip(
-                f"{name} not found (apt-get install {hint}); make kits-check fails loudly instead"
-            )
-
-
 @pytest.mark.slow
 @pytest.mark.timeout(1200)  # kotlin: the whole Android kit's compile (and a cold toolchain fetch)
 @pytest.mark.xdist_group("rn-kit")  # the kit's npm workspace and the Android toolchain are shared
 @pytest.mark.parametrize("language", ["typescript", "kotlin"])
 def test_kit_coordinator_passes_every_case(language):
-    _need("node" if language == "typescript" else "kotlin")
-    result = _kits_check("--only", language)
+    need(*TOOLS[language])
+    result = kits_check("--only", language, timeout=900)
     total = len(TABLE["cases"])
     assert result.returncode == 0, result.stdout + result.stderr
     cases = [
@@ -286,16 +264,14 @@ MUTATIONS = [
 def test_a_mutated_coordinator_fails_its_run(
     tmp_path, language, what, original, mutated, failing_case
 ):
-    if language != "python":
-        _need("node" if language == "typescript" else "kotlin")
+    need(*TOOLS[language])
     source = COORDINATORS[language].read_text(encoding="utf-8")
     assert source.count(original) == 1, f"the mutation point moved: {original}"
     copy = tmp_path / COORDINATORS[language].name
     copy.write_text(source.replace(original, mutated), encoding="utf-8")
     option = {"python": "--python-coordinator", "typescript": "--ts-coordinator"}
-    result = _kits_check(
-        "--only", language, option.get(language, "--kotlin-coordinator"), str(copy)
-    )
+    coordinator = option.get(language, "--kotlin-coordinator")
+    result = kits_check("--only", language, coordinator, str(copy), timeout=900)
     assert result.returncode == 1, result.stdout + result.stderr
     assert failing_case in result.stdout
     total = len(TABLE["cases"])

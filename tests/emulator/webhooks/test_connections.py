@@ -15,61 +15,46 @@ def clients(**kw: object) -> ReceiverClients:
     return ReceiverClients(timeout=5.0, **kw)  # type: ignore[arg-type]
 
 
-async def _lease_ids(pool: ReceiverClients, *targets: Target) -> list[int]:
-    ids = []
-    for target in targets:
-        async with pool.lease(target) as client:
-            ids.append(id(client))
-    return ids
+def lease_ids(*targets: Target, **kw: object) -> list[int]:
+    """The id of the client each target is leased, in turn, from one new pool (then closed)."""
 
-
-def test_pinned_names_on_one_address_never_share_a_client() -> None:
     async def go() -> list[int]:
-        pool = clients()
+        pool = clients(**kw)
         try:
-            return await _lease_ids(
-                pool,
-                Target("https://a.example/hook", "93.184.215.14"),
-                Target("https://b.example/hook", "93.184.215.14"),
-                Target("https://a.example/other", "93.184.215.14"),
-            )
+            ids = []
+            for target in targets:
+                async with pool.lease(target) as client:
+                    ids.append(id(client))
+            return ids
         finally:
             await pool.aclose()
 
-    a1, b, a2 = asyncio.run(go())
+    return asyncio.run(go())
+
+
+def test_pinned_names_on_one_address_never_share_a_client() -> None:
+    a1, b, a2 = lease_ids(
+        Target("https://a.example/hook", "93.184.215.14"),
+        Target("https://b.example/hook", "93.184.215.14"),
+        Target("https://a.example/other", "93.184.215.14"),
+    )
     assert a1 != b  # a TLS connection checked for a.example must not carry b.example
     assert a1 == a2  # the same name and address reuse their connections
 
 
 def test_a_new_dns_answer_gets_a_new_client() -> None:
-    async def go() -> list[int]:
-        pool = clients()
-        try:
-            return await _lease_ids(
-                pool,
-                Target("https://a.example/hook", "93.184.215.14"),
-                Target("https://a.example/hook", "93.184.215.15"),
-            )
-        finally:
-            await pool.aclose()
-
-    first, second = asyncio.run(go())
+    first, second = lease_ids(
+        Target("https://a.example/hook", "93.184.215.14"),
+        Target("https://a.example/hook", "93.184.215.15"),
+    )
     assert first != second
 
 
 def test_unpinned_targets_share_one_pooled_client() -> None:
-    async def go() -> list[int]:
-        pool = clients()
-        try:
-            return await _lease_ids(
-                pool,
-                Target("http://localhost:9/a", None),
-                Target("http://127.0.0.1:9/b", None),
-            )
-        finally:
-            await pool.aclose()
-
-    first, second = asyncio.run(go())
+    first, second = lease_ids(
+        Target("http://localhost:9/a", None),
+        Target("http://127.0.0.1:9/b", None),
+    )
     assert first == second
 
 
@@ -93,19 +78,11 @@ def test_evicted_client_is_closed_only_when_its_attempt_ends() -> None:
 
 def test_injected_transport_gets_one_client() -> None:
     transport = httpx.MockTransport(lambda request: httpx.Response(200))
-
-    async def go() -> list[int]:
-        pool = clients(transport=transport)
-        try:
-            return await _lease_ids(
-                pool,
-                Target("https://a.example/hook", "93.184.215.14"),
-                Target("https://b.example/hook", "93.184.215.99"),
-            )
-        finally:
-            await pool.aclose()
-
-    first, second = asyncio.run(go())
+    first, second = lease_ids(
+        Target("https://a.example/hook", "93.184.215.14"),
+        Target("https://b.example/hook", "93.184.215.99"),
+        transport=transport,
+    )
     assert first == second
 
 

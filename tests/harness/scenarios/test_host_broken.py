@@ -12,9 +12,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from gcbridge_harness.report.diagnosis import diagnose
-from gcbridge_harness.report.reporting import APPS
 from gcbridge_harness.scenarios import test_host as host
+
+from tests.harness.scenarios.diagnosed import diagnosed_failure
 
 pytestmark = pytest.mark.browser
 
@@ -28,22 +28,12 @@ def _without(native_app: Any, **handling: bool) -> Any:
     return launch
 
 
-def _fails(request: pytest.FixtureRequest, scenario: Any, *args: Any) -> list[str]:
-    with pytest.raises(AssertionError) as failure:
-        scenario(*args)
-    apps: list[Any] = request.node.stash[APPS]
-    lines = [line for app in apps for line in diagnose(app, f"E   {failure.value}")]
-    for app in apps:
-        app.close()  # failed on purpose: no end-of-scenario checks
-    return lines
-
-
 @pytest.mark.parametrize("injection_point", ["document-end", "page-finished"])
 def test_no_ui_delegate_or_chrome_client_answers_confirm_false(
     request, native_app, customer_backend, injection_point
 ):
     app = _without(native_app, web_chrome=False)
-    lines = _fails(
+    lines = diagnosed_failure(
         request,
         host.test_delete_asks_confirm_and_the_app_answers,
         app,
@@ -61,7 +51,7 @@ def test_no_ui_delegate_or_chrome_client_answers_confirm_false(
 def test_no_chrome_client_gives_no_file(
     request, native_app, customer_backend, service, injection_point
 ):
-    lines = _fails(
+    lines = diagnosed_failure(
         request,
         host.test_attachment_picked_with_the_file_chooser,
         _without(native_app, web_chrome=False),
@@ -76,7 +66,7 @@ def test_no_chrome_client_gives_no_file(
 def test_no_ui_delegate_opens_no_new_window(
     request, native_app, customer_backend, service, frame_server, injection_point
 ):
-    lines = _fails(
+    lines = diagnosed_failure(
         request,
         host.test_links_open_in_place_or_in_the_system_browser,
         _without(native_app, web_chrome=False),
@@ -92,7 +82,7 @@ def test_no_ui_delegate_opens_no_new_window(
 def test_no_error_view_leaves_no_retry(
     request, native_app, customer_backend, emulator, injection_point
 ):
-    lines = _fails(
+    lines = diagnosed_failure(
         request,
         host.test_server_down_at_the_first_load_then_retry_signs_in,
         _without(native_app, error_view=False),
@@ -110,7 +100,7 @@ def test_no_error_view_leaves_no_retry(
 def test_no_crash_guard_reloads_in_the_background(
     request, native_app, customer_backend, injection_point
 ):
-    lines = _fails(
+    lines = diagnosed_failure(
         request,
         host.test_dead_process_waits_for_the_foreground_and_a_crash_loop_ends_in_the_error_view,
         _without(native_app, crash_guard=False),
@@ -127,7 +117,7 @@ def test_recoveries_without_a_limit_loop(
     request, native_app, customer_backend, injection_point, monkeypatch
 ):
     monkeypatch.setattr("gcbridge_harness.app.host.RECOVERY_LIMIT", 1000)
-    lines = _fails(
+    lines = diagnosed_failure(
         request,
         host.test_dead_process_waits_for_the_foreground_and_a_crash_loop_ends_in_the_error_view,
         native_app,

@@ -15,22 +15,11 @@ from typing import Any
 import pytest
 from gcbridge_harness.app import navigation
 from gcbridge_harness.coordinator import SsoCoordinator
-from gcbridge_harness.report.diagnosis import diagnose
-from gcbridge_harness.report.reporting import APPS
 from gcbridge_harness.scenarios import test_identity as identity
 
+from tests.harness.scenarios.diagnosed import diagnosed_failure
+
 pytestmark = pytest.mark.browser
-
-
-def _fails(request: pytest.FixtureRequest, scenario: Any, *args: Any) -> list[str]:
-    """The scenario fails; the diagnosis lines of its apps (closed without their checks)."""
-    with pytest.raises(AssertionError) as failure:
-        scenario(*args)
-    apps: list[Any] = request.node.stash[APPS]
-    lines = [line for app in apps for line in diagnose(app, f"E   {failure.value}")]
-    for app in apps:
-        app.close()
-    return lines
 
 
 class _LeavesTheWidgetAlone(SsoCoordinator):
@@ -55,7 +44,7 @@ def test_app_ignoring_ready_with_no_user(
     request, native_app, customer_backend, service, injection_point, monkeypatch
 ):
     monkeypatch.setattr("gcbridge_harness.app.decisions.SsoCoordinator", _LeavesTheWidgetAlone)
-    lines = _fails(
+    lines = diagnosed_failure(
         request,
         identity.test_sign_out_while_the_screen_is_away_then_reopen,
         native_app,
@@ -71,7 +60,7 @@ def test_app_forgetting_a_sign_out_before_ready(
     request, native_app, customer_backend, service, injection_point, monkeypatch
 ):
     monkeypatch.setattr("gcbridge_harness.app.decisions.SsoCoordinator", _ForgetsAnEarlySignOut)
-    lines = _fails(
+    lines = diagnosed_failure(
         request,
         identity.test_sign_out_before_ready_is_applied_at_ready,
         native_app,
@@ -92,7 +81,7 @@ def test_react_native_app_taking_on_load_start_for_a_new_page(
     # then looks like one.
     old_kit = {"onLoadStart": "page-started", "onLoad": "page-finished"}
     monkeypatch.setitem(navigation.REACTIONS, injection_point, old_kit)  # type: ignore[index]
-    lines = _fails(
+    lines = diagnosed_failure(
         request,
         identity.test_sign_out_after_a_same_document_navigation,
         native_app,
@@ -113,7 +102,7 @@ def test_ios_app_taking_a_provisional_start_for_a_new_page(
     # before it commits then looks like one.
     old_kit = {"didStartProvisionalNavigation": "page-started", "didFinish": "page-finished"}
     monkeypatch.setitem(navigation.REACTIONS, injection_point, old_kit)  # type: ignore[index]
-    lines = _fails(
+    lines = diagnosed_failure(
         request,
         identity.test_failed_provisional_load_then_sign_out,
         native_app,
@@ -140,7 +129,7 @@ def test_react_native_android_app_without_page_finished(
         app.wait_seconds = 3.0  # it waits for a login that never comes: fail sooner
         return app
 
-    lines = _fails(
+    lines = diagnosed_failure(
         request,
         identity.test_login_when_the_bridge_misses_ready_and_loaded,
         sooner,

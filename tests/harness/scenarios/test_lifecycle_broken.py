@@ -8,17 +8,14 @@ and stops at its first failure.
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 from gcbridge_harness.coordinator import SSO_LIFETIME_SECONDS, SsoCoordinator
-from gcbridge_harness.report.diagnosis import diagnose
 from gcbridge_harness.report.probe_words import PROBE_MESSAGE
-from gcbridge_harness.report.reporting import APPS
 from gcbridge_harness.scenarios import test_lifecycle as lifecycle
 from gcbridge_harness.scenarios import test_lifecycle_app as app_life
 
 from gcbridge.bridge import script
+from tests.harness.scenarios.diagnosed import diagnosed_failure
 
 pytestmark = pytest.mark.browser
 
@@ -70,26 +67,12 @@ def bridge_script(request: pytest.FixtureRequest) -> str:
     return BROKEN[request.param] if hasattr(request, "param") else SHIPPED
 
 
-def _diagnosis(request: pytest.FixtureRequest, failure: BaseException) -> list[str]:
-    apps: list[Any] = request.node.stash[APPS]
-    lines = [line for app in apps for line in diagnose(app, f"E   {failure}")]
-    for app in apps:
-        app.close()  # failed on purpose: no end-of-scenario checks
-    return lines
-
-
-def _fails(request: pytest.FixtureRequest, scenario: Any, *args: Any) -> list[str]:
-    with pytest.raises(AssertionError) as failure:
-        scenario(*args)
-    return _diagnosis(request, failure.value)
-
-
 @pytest.mark.parametrize("bridge_script", ["guard-in-session-storage"], indirect=True)
 @pytest.mark.parametrize("injection_point", ["document-end"])
 def test_install_guard_that_outlives_the_page(
     request, native_app, customer_backend, injection_point
 ):
-    lines = _fails(
+    lines = diagnosed_failure(
         request,
         lifecycle.test_reload_installs_the_bridge_once_and_logs_in_afresh,
         native_app,
@@ -107,7 +90,7 @@ def test_install_guard_that_outlives_the_page(
 def test_listener_added_again_on_pageshow(
     request, native_app, customer_backend, service, frame_server, injection_point
 ):
-    lines = _fails(
+    lines = diagnosed_failure(
         request,
         lifecycle.test_back_forward_cache_restore_forwards_once_and_updates_login,
         native_app,
@@ -126,7 +109,7 @@ def test_bridge_forwarding_each_name_once_per_page(
     request, native_app, customer_backend, service, injection_point, monkeypatch
 ):
     monkeypatch.setattr(lifecycle, "EVENT_WAIT", 3.0)
-    lines = _fails(
+    lines = diagnosed_failure(
         request,
         lifecycle.test_rerender_by_route_forwards_each_event_and_reinjects,
         native_app,
@@ -167,7 +150,7 @@ def test_app_caching_sso_data_across_a_resume(
     request, native_app, customer_backend, injection_point, monkeypatch
 ):
     monkeypatch.setattr("gcbridge_harness.app.decisions.SsoCoordinator", _CachingCoordinator)
-    lines = _fails(
+    lines = diagnosed_failure(
         request,
         app_life.test_resume_after_the_sso_lifetime_logs_in_with_fresh_sso_data,
         native_app,
@@ -185,7 +168,7 @@ def test_app_doing_nothing_when_the_content_process_dies(
 ):
     monkeypatch.setattr("gcbridge_harness.app.decisions.SsoCoordinator", _IdleCoordinator)
     monkeypatch.setattr(lifecycle, "RECOVERY", 3.0)
-    lines = _fails(
+    lines = diagnosed_failure(
         request,
         lifecycle.test_dead_content_process_comes_back_signed_in,
         native_app,
@@ -212,7 +195,7 @@ def test_bridge_with_an_allow_list_is_told_first_that_the_probe_was_dropped(
     args = [native_app, customer_backend]
     if scenario == "re-render":
         args.append(service)
-    lines = _fails(request, run, *args, injection_point, how)
+    lines = diagnosed_failure(request, run, *args, injection_point, how)
     assert lines and PROBE_MESSAGE in lines[0] and "allow-list" in lines[0], lines
     # the guesses it once led with: gc-ready and gc-loaded did reach the app
     assert not [line for line in lines if "install guard" in line or "once per page" in line]

@@ -1,34 +1,17 @@
 """Idempotency and replay memory for receivers, shared by every instance that uses it.
 
-Two things are remembered:
+Two things are remembered: **delivery ids**, each *claimed* (a lease) before its handler
+runs, then *processed* (completed) or released; and the **signatures** accepted within the
+tolerance window, because the delivery id is not signed: a captured request replayed under a
+fresh id still carries a signature already accepted (the service signs every attempt afresh).
 
-- **delivery ids** (the idempotency key). A delivery is *claimed*
-  before its handler runs; the claim is a lease (``lease`` seconds): while it is
-  held, a copy of the same id is ``in_flight`` (answer it 503 so the service
-  retries: the first handler may still fail); when the handler succeeds the id
-  is *processed* for ``retention`` seconds and copies are ``duplicate`` (answer
-  200); when it fails the claim is released, and when its process died the
-  lease runs out, so the service's retry is processed;
-- **signatures** accepted within the tolerance window. The delivery id is *not*
-  signed, so an attacker who captured a genuine request could replay it with a
-  fresh id; its signature, though, is one we already accepted. The service signs
-  every attempt afresh (new timestamp), so a legitimate request never repeats a
-  signature.
-
-Backends (:meth:`DeliveryLog.from_url`): SQLite (embedded, one host, the
-default), PostgreSQL and Redis (instances on several machines). When the
-backend cannot be reached, or does not answer within ``timeout``, every method
-raises :class:`~gcbridge.webhooks.errors.DeliveryLogUnavailable`: the receiver
-answers 503 and nothing is processed unguarded.
-
-One way to use it: :meth:`DeliveryLog.acquire` a delivery, then :meth:`~DeliveryLog.complete`
-the :class:`Claim` when the handler succeeded or :meth:`~DeliveryLog.release` it when it
-failed. A claim carries its own token: completing or releasing it never touches another
-handler's claim of the same id. A settlement the backend could not take (an outage after
-the handler ran) is written before the log's next call (:mod:`.claims`).
-
-Delivery ids longer than :data:`MAX_DELIVERY_ID_LENGTH` are refused
-(``WebhookDeliveryIdError``, reason ``delivery_id_too_long``) on every backend.
+:meth:`DeliveryLog.acquire` a delivery, then :meth:`~DeliveryLog.complete` the :class:`Claim`
+when the handler succeeded or :meth:`~DeliveryLog.release` it when it failed; a claim's own
+token keeps it from touching a later claim of the same id, and a settlement the backend could
+not take is written before the log's next call (:mod:`.claims`). An unreachable or silent
+backend raises :class:`~gcbridge.webhooks.errors.DeliveryLogUnavailable` from every method, so
+nothing is processed unguarded. Backends, leases and outages: docs/how-to/share-delivery-log.md,
+"Leases: what each instance does while a handler runs".
 """
 
 from __future__ import annotations

@@ -11,34 +11,16 @@ androidx.webkit.
 from __future__ import annotations
 
 import re
-import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from tests.bridge.protocol.kits import kits_check, need
+
 ROOT = Path(__file__).resolve().parents[4]
-KITS_CHECK = ROOT / "bridge" / "protocol" / "kits_check.py"
 ANDROID = ROOT / "bridge" / "platforms" / "android"
 KIT = ANDROID / "gccomments" / "src" / "main" / "java" / "dev" / "gcbridge" / "comments"
 POM = ANDROID / "check" / "pom.xml"
-
-
-def _need_jvm() -> None:
-    for tool in ("java", "javac", "mvn"):
-        if shutil.which(tool) is None:
-            pytest.skip(f"{tool} not found (make setup installs it); make kits-check fails instead")
-
-
-def _kits_check(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, str(KITS_CHECK), *args],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=1800,
-    )
 
 
 def _pom(name: str) -> str:
@@ -51,10 +33,8 @@ def _pom(name: str) -> str:
 @pytest.mark.timeout(1200)  # a cold cache: ~430 MB fetched, the kit compiled (minutes when busy)
 @pytest.mark.xdist_group("rn-kit")  # shares the kit's npm workspace and the Android toolchain
 def test_kits_check_names_what_it_compiled_and_ran_and_what_it_could_not():
-    _need_jvm()
-    if shutil.which("node") is None:
-        pytest.skip("node not found; make kits-check fails instead")
-    result = _kits_check()
+    need("java", "javac", "mvn", "node")
+    result = kits_check()
     assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-2000:]
     lines = result.stdout.splitlines()
     kotlin = next(line for line in lines if line.startswith("kits-check: kotlin:"))
@@ -139,7 +119,7 @@ MUTATIONS = [
 @pytest.mark.xdist_group("rn-kit")
 def test_a_broken_policy_fails_the_kits_jvm_tests(tmp_path):
     """All mutations compiled at once (one compile): each one's own test must fail."""
-    _need_jvm()
+    need("java", "javac", "mvn")
     copies: dict[str, str] = {}
     for name, what, original, broken, _ in MUTATIONS:
         source = copies.get(name) or (KIT / name).read_text(encoding="utf-8")
@@ -149,7 +129,7 @@ def test_a_broken_policy_fails_the_kits_jvm_tests(tmp_path):
     for name, text in copies.items():
         (tmp_path / name).write_text(text, encoding="utf-8")
         args += ["--kotlin-replace", f"{name}={tmp_path / name}"]
-    result = _kits_check(*args)
+    result = kits_check(*args)
     assert result.returncode == 1, result.stdout[-4000:] + result.stderr[-2000:]
     assert "kotlinc main failed" not in result.stdout, result.stdout[-4000:]
     for _, what, _, _, failing in MUTATIONS:
