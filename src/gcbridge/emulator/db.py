@@ -18,7 +18,6 @@ from pathlib import Path
 
 from gcbridge.emulator.datadir import create_private_file
 from gcbridge.emulator.errors import ConfigError
-from gcbridge.emulator.usernames import KEY_VERSION, username_keys
 
 log = logging.getLogger("gcbridge.emulator.db")
 
@@ -238,6 +237,10 @@ def migrate(conn: sqlite3.Connection) -> None:
 
 
 def _migrate_users(conn: sqlite3.Connection) -> None:
+    # here, not at the top: the CLI reads this module's helpers without the emulator
+    # extra (ICU) installed (gcbridge.emulator.webhooks.journal, for CALL_STATUSES)
+    from gcbridge.emulator.usernames import KEY_VERSION, username_keys
+
     columns = {row[1] for row in conn.execute("PRAGMA table_info(users)")}
     for column in ("username_key", "username_shape"):
         if column not in columns:
