@@ -217,7 +217,9 @@ class WebKitApp(NativeApp):
             self._on_chrome(event)
         elif event.get("event") == "load-retry":
             error = event.get("error")
-            if error == "the load stalled":
+            if event.get("given_up"):
+                self.timeline.add("load stalled", f"{error}; given up")
+            elif error == "the load stalled":
                 self.timeline.add("load stalled", "nothing committed after the cancel; asked again")
             else:
                 self.timeline.add("load cancelled", f"by the engine ({error}); asked again")

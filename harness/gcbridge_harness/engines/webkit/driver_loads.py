@@ -1,5 +1,13 @@
-"""The WebKit driver's loads: the ``load`` command, the load events, and recovering a
-load the engine cancelled (asked again) or left stalled (stopped and asked again).
+"""The WebKit driver's loads: the ``load``, ``navigate`` and ``reload`` commands, the load
+events, and recovering a load the engine cancelled (asked again) or left stalled (stopped
+and asked again).
+
+A load the app asked for (any of the three) is in hand until it finishes, fails, or the
+view's web process ends; ``load`` also replies then (``navigate`` and ``reload`` reply at
+once, as the app's WebView returns). WebKitGTK on a busy machine sometimes cancels such a
+load by itself and starts one that never commits; a real WebView does not, so the driver
+recovers it for every one of them: the load that brings a page back after its web process
+was killed (iOS: reload; Android: the page in a new view) is the one this was seen on.
 
 A mixin of :class:`gcbridge_harness.engines.webkit.driver_main.Driver`, which holds the
 views and writes the replies and events.
@@ -37,9 +45,46 @@ class Loads:
     def cmd_load(self, cid: Any, c: dict[str, Any]) -> None:
         entry = self.views[c["view"]]
         entry["loads"].add(cid)
-        entry["load_url"], entry["load_retries"] = c["url"], 0
-        entry["stall_seconds"] = float(c.get("stall_seconds") or _STALL_SECONDS)
+        self._ask(entry, c["url"], c.get("stall_seconds"))
         entry["view"].load_uri(c["url"])
+
+    def cmd_navigate(self, cid: Any, c: dict[str, Any]) -> None:
+        """The app's ``loadUrl``: replies at once; the load events tell the rest."""
+        entry = self.views[c["view"]]
+        self._ask(entry, c["url"], c.get("stall_seconds"))
+        entry["view"].load_uri(c["url"])
+        self.reply(cid)
+
+    def cmd_reload(self, cid: Any, c: dict[str, Any]) -> None:
+        """The app's ``reload()`` (a new web process if the last one ended): replies at once."""
+        entry = self.views[c["view"]]
+        view = entry["view"]
+        item = view.get_back_forward_list().get_current_item()
+        url = view.get_uri() or (item.get_uri() if item is not None else "")
+        if url:
+            self._ask(entry, url, c.get("stall_seconds"))
+        view.reload()
+        self.reply(cid)
+
+    @staticmethod
+    def _ask(entry: dict[str, Any], url: str, stall_seconds: float | None) -> None:
+        """The app asked for ``url``: that load is in hand; the last ask's timers lapse."""
+        entry["asked"] = entry.get("asked", 0) + 1
+        entry["in_hand"] = True
+        entry["load_url"], entry["load_retries"] = url, 0
+        entry["stall_seconds"] = float(stall_seconds or _STALL_SECONDS)
+
+    @staticmethod
+    def _in_hand(entry: dict[str, Any]) -> bool:
+        """Whether a load the app asked for has not finished, failed, or lost its process."""
+        return bool(entry["loads"]) or bool(entry.get("in_hand"))
+
+    @staticmethod
+    def _drop_ask(entry: dict[str, Any]) -> None:
+        """The load in hand is no longer the driver's to recover: the view's web process
+        ended (the app decides what comes next) or the app went back. Its timers lapse."""
+        entry["in_hand"] = False
+        entry["asked"] = entry.get("asked", 0) + 1
 
     def _on_load_changed(self, _view: Any, event: Any, vid: str) -> None:
         # The platform's page-started / page-finished callbacks, for every document.
@@ -77,14 +122,16 @@ class Loads:
             entry["stopping"] = False  # the stalled load this driver stopped itself
             return True
         tries = entry.get("load_retries", 0) if entry else 0
-        if cancelled and entry and entry["loads"] and tries < _LOAD_RETRIES:
-            # A busy machine's web process sometimes cancels the first load of a view
-            # ("Load request cancelled": a process swap, a view sharing its context
-            # starting up). Ask again, a little later each time, unless the page has
-            # moved on by itself. A FINISHED before the next STARTED is the cancelled load's.
+        if cancelled and entry and self._in_hand(entry) and tries < _LOAD_RETRIES:
+            # A busy machine's web process sometimes cancels the first load of a view, or
+            # the load that brings a page back after its web process was killed ("Load
+            # request cancelled": a process swap, a view sharing its context starting up).
+            # Ask again, a little later each time, unless the page has moved on by itself
+            # (or WebKit started it again). A FINISHED before the next STARTED is the
+            # cancelled load's.
             entry["load_retries"], entry["retry_pending"] = tries + 1, True
             self.emit({"event": "load-retry", "view": vid, "error": error.message})
-            GLib.timeout_add(50 * 2**tries, self._retry_load, vid, entry)
+            GLib.timeout_add(50 * 2**tries, self._retry_load, vid, entry, entry.get("asked", 0))
             self._watch_stall(vid, entry)
             return True
         if entry is not None and not entry.get("committed", True):
@@ -94,8 +141,14 @@ class Loads:
         self._finish_loads(vid, error=f"load of {url} failed: {error.message}")
         return False
 
-    def _retry_load(self, vid: str, entry: dict[str, Any]) -> bool:
-        if self.views.get(vid) is not entry or not entry["loads"]:
+    def _still_in_hand(self, vid: str, entry: dict[str, Any], asked: int) -> bool:
+        """Whether the load asked as ``asked`` is the view's, and still in hand."""
+        if self.views.get(vid) is not entry or entry.get("asked", 0) != asked:
+            return False  # closed, asked anew, or its web process ended
+        return self._in_hand(entry)
+
+    def _retry_load(self, vid: str, entry: dict[str, Any], asked: int) -> bool:
+        if not self._still_in_hand(vid, entry, asked):
             return False  # closed, or finished meanwhile
         if not entry["retry_pending"] or entry["view"].is_loading():
             entry["retry_pending"] = False  # the page navigated itself: that load is ours
@@ -107,18 +160,21 @@ class Loads:
         """After an engine cancel: a load that then commits nothing is stopped and asked again.
 
         Seen on a loaded machine: the cancel, then a load that starts and never commits
-        (the command would wait for ever); stopping it and loading again recovers.
+        (the command would wait for ever; the page killed and brought back never came);
+        stopping it and loading again recovers.
         """
-        seen = entry.get("progress", 0)
+        seen, asked = entry.get("progress", 0), entry.get("asked", 0)
 
         def check() -> bool:
-            if self.views.get(vid) is not entry or not entry["loads"]:
+            if not self._still_in_hand(vid, entry, asked):
                 return False
             if entry.get("progress", 0) != seen:
                 return False  # it committed or finished: no stall
             tries = entry.get("load_retries", 0)
             if tries >= _LOAD_RETRIES:
-                self._finish_loads(vid, error="the load stalled after the engine cancelled it")
+                error = "the load stalled after the engine cancelled it"
+                self.emit({"event": "load-retry", "view": vid, "error": error, "given_up": True})
+                self._finish_loads(vid, error=error)
                 return False
             view = entry["view"]
             url = view.get_uri() or entry["load_url"]  # the page's own navigation, if any
@@ -135,6 +191,7 @@ class Loads:
     def _finish_loads(self, vid: str, **fields: Any) -> None:
         entry = self.views.get(vid)
         if entry is not None:
+            entry["in_hand"] = False
             self._answer_all(entry, "loads", **fields)
 
     def _answer_all(self, entry: dict[str, Any], pending: str, **fields: Any) -> None:

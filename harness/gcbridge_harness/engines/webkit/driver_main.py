@@ -13,6 +13,8 @@ Commands (one JSON object a line, ``id`` echoed in the reply ``{"id", "ok", ...}
 - ``load``   ``view, url[, stall_seconds]``: replies when the load finished (``load-changed``
   FINISHED); after an engine cancel, a load that commits nothing for ``stall_seconds``
   (default 4) is stopped and asked again
+- ``navigate`` ``view, url[, stall_seconds]`` and ``reload`` ``view[, stall_seconds]``: the
+  app's own load, replied at once; cancelled by the engine or stalled, asked again as ``load``
 - ``eval``   ``view, body, world|null``: ``body`` is an async function body; the reply
   carries ``json`` (the value as JSON text, or null) or ``error``
 - ``run``    ``view, source, world|null``: a global script (``evaluateJavascript``)
@@ -207,20 +209,18 @@ class Driver(Loads, Chrome):
         self.reply(cid)
 
     def _on_terminated(self, _view: Any, reason: Any, vid: str) -> None:
+        entry = self.views.get(vid)
+        if entry is not None:
+            self._drop_ask(entry)
         self.emit({"event": "terminated", "view": vid, "reason": str(reason)})
 
-    # The WebView's life: each answers at once; the load events tell the rest.
-
-    def cmd_navigate(self, cid: Any, c: dict[str, Any]) -> None:
-        self.views[c["view"]]["view"].load_uri(c["url"])
-        self.reply(cid)
-
-    def cmd_reload(self, cid: Any, c: dict[str, Any]) -> None:
-        self.views[c["view"]]["view"].reload()
-        self.reply(cid)
+    # The WebView's life: each answers at once; the load events tell the rest (navigate and
+    # reload: driver_loads).
 
     def cmd_back(self, cid: Any, c: dict[str, Any]) -> None:
-        self.views[c["view"]]["view"].go_back()
+        entry = self.views[c["view"]]
+        self._drop_ask(entry)
+        entry["view"].go_back()
         self.reply(cid)
 
     def cmd_terminate(self, cid: Any, c: dict[str, Any]) -> None:

@@ -170,3 +170,53 @@ def test_a_new_app_starts_with_empty_storage_and_a_relaunch_keeps_it(pages: str)
         assert stored("v4") == "null"
     finally:
         process.close()
+
+
+def _wait_for_page(process: Any, view: str, url: str, seconds: float) -> list[str]:
+    """Pump until ``url`` is the view's committed page, or ``seconds`` passed; its history."""
+    deadline = time.monotonic() + seconds
+    while True:
+        urls = [entry["url"] for entry in process.request("history", view=view)["entries"]]
+        if urls[-1:] == [url] or time.monotonic() > deadline:
+            return urls
+        process.pump(0.1)
+
+
+@pytest.mark.parametrize("recovery", ["reload", "new view"])
+def test_a_recovery_load_that_stalls_after_a_cancel_is_stopped_and_asked_again(
+    pages: str, recovery: str
+) -> None:
+    # After the web process was killed, the app's recovery (iOS: reload in the same view;
+    # Android: the page loaded in a new view) was once cancelled by WebKit itself, which
+    # started a load that never committed: the scenario waited for ever. Here the cancel
+    # is a navigation to a page whose first request is never answered.
+    from gcbridge_harness.engines.webkit.client import WebKitProcess
+
+    process = WebKitProcess()
+    try:
+        events: list[dict[str, Any]] = []
+        process.listeners["v1"] = process.listeners["v2"] = events.append
+        opened = process.request("open", view="v1", fresh=True)
+        process.request("load", view="v1", url=pages + "/slow")
+        process.request("terminate", view="v1")
+        del events[:]
+        view = "v1"
+        if recovery == "reload":
+            process.request("reload", view=view, stall_seconds=1)
+        else:
+            process.request("close", view="v1")
+            view = "v2"
+            process.request("open", view=view, profile=opened["profile"])
+            process.request("navigate", view=view, url=pages + "/slow", stall_seconds=1)
+        deadline = time.monotonic() + 10
+        while not any(e.get("phase") == "started" for e in events):
+            assert time.monotonic() < deadline, f"the recovery load never started: {events}"
+            process.pump(0.05, until_event=True)
+        process.request("navigate", view=view, url=pages + "/hang-once")  # the cancel
+
+        urls = _wait_for_page(process, view, pages + "/hang-once", 10)
+        assert urls[-1:] == [pages + "/hang-once"], f"the recovery never loaded: {urls} {events}"
+        retries = [e.get("error") for e in events if e.get("event") == "load-retry"]
+        assert "the load stalled" in retries, events
+    finally:
+        process.close()
