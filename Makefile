@@ -70,6 +70,7 @@ test-profile: setup
 
 lint: venv
 	$(VENV)/bin/ruff check src harness tests docs_src docs/gen bench
+	$(VENV)/bin/ruff format --check src harness tests docs_src docs/gen bench
 	$(VENV)/bin/mypy
 	$(VENV)/bin/lint-imports
 	@$(PY) .ci/size_report.py

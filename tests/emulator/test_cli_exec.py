@@ -404,9 +404,7 @@ def _start_refused(tmp_path: Path, *options: str, **env: str) -> subprocess.Comp
         "two words of an admin token",
     ],
 )
-def test_an_admin_token_no_header_can_carry_is_refused_at_start(
-    tmp_path: Path, token: str
-) -> None:
+def test_an_admin_token_no_header_can_carry_is_refused_at_start(tmp_path: Path, token: str) -> None:
     result = _start_refused(tmp_path, "--ephemeral", "--admin-token-env", "TOK", TOK=token)
     assert result.returncode == 1, result.stderr
     assert result.stderr.startswith("gcbridge: error [bad_admin_token]: --admin-token-env TOK")

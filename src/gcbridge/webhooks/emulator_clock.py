@@ -46,9 +46,7 @@ DEFAULT_TIMEOUT = 2.0
 class EmulatorClock:
     """A :class:`~gcbridge.clock.Clock` reading a running emulator's ``/_emulator/health``."""
 
-    def __init__(
-        self, url: str, *, timeout: float = DEFAULT_TIMEOUT, max_age: float = 0.0
-    ) -> None:
+    def __init__(self, url: str, *, timeout: float = DEFAULT_TIMEOUT, max_age: float = 0.0) -> None:
         parts = urlsplit(url.rstrip("/"))
         if parts.scheme not in ("http", "https") or not parts.hostname:
             raise EmulatorClockError(

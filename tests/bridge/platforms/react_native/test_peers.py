@@ -75,7 +75,10 @@ def _workspace(webview: str) -> Path:
         (work / "package.json").write_text(manifest + "\n", encoding="utf-8")
         subprocess.run(
             [npm, "install", "--ignore-scripts", "--no-audit", "--no-fund", "--prefer-offline"],
-            cwd=work, check=True, capture_output=True, timeout=900,
+            cwd=work,
+            check=True,
+            capture_output=True,
+            timeout=900,
         )
         stamp.write_text("ok\n")
     return work
@@ -91,7 +94,10 @@ def _tsc(work: Path) -> subprocess.CompletedProcess[str]:
     tsc = work / "node_modules" / "typescript" / "bin" / "tsc"
     return subprocess.run(
         [node, str(tsc), "--noEmit", "--pretty", "false", "-p", "."],
-        cwd=work, capture_output=True, text=True, timeout=300,
+        cwd=work,
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
 
 
