@@ -79,7 +79,8 @@ def run_once(
         stderr=subprocess.PIPE,
         stdin=subprocess.DEVNULL,
         text=True,
-        env=dict(env),
+        # a command that never stops is made to dump its threads' stacks (below)
+        env={**env, "PYTHONFAULTHANDLER": "1"},
         cwd=cwd,
         start_new_session=group,
     )
@@ -115,7 +116,16 @@ def run_once(
             os.killpg(proc.pid, signal.SIGINT)
         else:
             proc.send_signal(signal.SIGINT)
-        run.returncode = proc.wait(timeout=DEADLINE)
+        try:
+            run.returncode = proc.wait(timeout=DEADLINE)
+        except subprocess.TimeoutExpired:
+            # faulthandler answers SIGABRT with every thread's Python stack on stderr
+            proc.send_signal(signal.SIGABRT)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                proc.wait(timeout=30)
+            for reader in readers:
+                reader.join(timeout=10)
+            raise AssertionError(f"not stopped {DEADLINE:g} s after\n{run.describe()}") from None
     finally:
         if proc.poll() is None:
             proc.kill()
