@@ -122,6 +122,62 @@ def test_ctrl_c_is_one_line_and_exit_130(tmp_path: Path) -> None:
     assert "failed" not in out and "Traceback" not in out + err
 
 
+LEFT_BEHIND_PLUGIN = """
+import signal
+import subprocess
+
+import pytest
+
+_KEPT = []
+
+
+async def _api_call():
+    pass
+
+
+def _browser_says(words):
+    subprocess.run(["sh", "-c", f"echo '{words}' >&2"], check=False)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item):
+    # What a Ctrl-C inside Playwright's sync API leaves: a call's coroutine made and its
+    # task not yet, found by the collector or let go at the run's end; a browser that
+    # shares stderr and writes to it as it dies, while pytest captures and after.
+    cycle = [_api_call()]
+    cycle.append(cycle)
+    _KEPT.append(_api_call())
+    _browser_says("browser: received signal 2")
+    signal.raise_signal(signal.SIGINT)
+
+
+def pytest_unconfigure(config):
+    _browser_says("browser: exiting")
+    _KEPT.clear()
+"""
+
+
+@pytest.mark.browser
+def test_ctrl_c_silences_what_the_stop_leaves_behind(tmp_path: Path) -> None:
+    """A coroutine that the Ctrl-C left never awaited, and a dying child's last words on
+    stderr, are not shown after the stop: only its one line (pytest's capture once put them
+    back on stderr at its end, after the command had replaced ``sys.stderr``)."""
+    (tmp_path / "left_behind.py").write_text(LEFT_BEHIND_PLUGIN, encoding="utf-8")
+    done = _harness(
+        tmp_path,
+        "--bridge",
+        str(_bridge(tmp_path)),
+        "--engine",
+        "chromium",
+        "-k",
+        "login_on_ready",
+        PYTEST_ADDOPTS="-p left_behind",
+        PYTHONPATH=os.pathsep.join([str(ROOT / "src"), str(ROOT / "harness"), str(tmp_path)]),
+    )
+    assert done.returncode == 130, done.stdout + done.stderr
+    assert done.stderr.strip().splitlines() == ["gcbridge harness run: stopped (SIGINT)"]
+
+
 def test_the_webkit_notice_says_why_webkit_did_not_run() -> None:
     from gcbridge_harness.engines import WEBKIT_INSTALL, engine_status
 

@@ -177,7 +177,7 @@ def run(args: argparse.Namespace) -> int:
         # Started from the temporary directory: pytest loads a conftest.py from where it
         # starts whatever the rootdir, and the user's directory must not change the run.
         with contextlib.chdir(tmp), interrupt.installed():
-            code = int(pytest.main(pytest_args, plugins=[printer]))
+            code = int(pytest.main(pytest_args, plugins=[printer, interrupt.pytest_plugin()]))
     if interrupt.stopped:
         print(stop_line("gcbridge harness run", signal.SIGINT), file=sys.stderr, flush=True)
         return 130

@@ -10,8 +10,11 @@ browsers and the scenarios' teardown print after it is not shown.
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import importlib
 import io
+import os
 import signal
 import sys
 import threading
@@ -138,28 +141,81 @@ class ProgressPrinter:
 
 
 class Interrupt:
-    """Ctrl-C (SIGINT) during the run: remember it, silence what follows, stop the run."""
+    """Ctrl-C (SIGINT) during the run: remember it, silence what follows, stop the run.
+
+    Hand :meth:`pytest_plugin` to ``pytest.main`` inside the block.
+
+    The Ctrl-C lands between any two bytecodes, also inside Playwright's sync API after a
+    call's coroutine exists and before its task does; the browsers die with the same
+    Ctrl-C. What they leave is reported later: a coroutine "never awaited" and a task
+    "destroyed but pending" when the collector finds them, a dying browser's last words.
+    None of it is the user's, who asked for the stop, so from the first Ctrl-C to the end
+    of the block stderr is silenced, as ``sys.stderr`` and as file descriptor 2 (a browser
+    writes there). pytest's capture undoes both when the interrupt ends it (it puts back
+    the stream it saved and writes out what it captured), so the capture's output is
+    dropped and the silence made again once it has ended. Before stderr speaks again, the
+    block collects what the stop left, into the silence.
+    """
 
     def __init__(self, printer: ProgressPrinter | None = None) -> None:
         self.stopped = False
         self.printer = printer
+        self._stderr: TextIO | None = None
+        self._stderr_fd: int | None = None
 
     def _handler(self, signum: int, frame: FrameType | None) -> None:
         if not self.stopped:
             self.stopped = True
             if self.printer is not None:
                 self.printer.quiet = True
-            # The browsers die with the same Ctrl-C; their teardown errors are not the user's.
-            sys.stderr = io.StringIO()
+            self._silence()
         raise KeyboardInterrupt
+
+    def _silence(self) -> None:
+        sys.stderr = io.StringIO()
+        null = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(null, 2)
+        finally:
+            os.close(null)
+
+    def pytest_plugin(self) -> object:
+        """The part pytest runs: its capture's output is dropped when the stop ends it, and
+        the silence is made again after (pytest is imported here, as the run needs it)."""
+        import pytest
+
+        interrupt = self
+
+        class CaptureAfterStop:
+            config: Any = None
+
+            def pytest_configure(self, config: Any) -> None:
+                self.config = config
+
+            @pytest.hookimpl(wrapper=True)
+            def pytest_keyboard_interrupt(self, excinfo: Any) -> Iterator[None]:
+                manager = self.config.pluginmanager if self.config is not None else None
+                capture = manager.getplugin("capturemanager") if manager is not None else None
+                if interrupt.stopped and capture is not None and capture.is_globally_capturing():
+                    # read, so that the capture's end writes none of it out (a capture
+                    # that has ended already has nothing to read)
+                    with contextlib.suppress(AssertionError, AttributeError):
+                        capture.read_global_capture()
+                try:
+                    return (yield)
+                finally:
+                    if interrupt.stopped:
+                        interrupt._silence()
+
+        return CaptureAfterStop()
 
     @contextmanager
     def installed(self) -> Iterator[None]:
-        """Catch SIGINT while the block runs (main thread only); restore stderr after."""
+        """Catch SIGINT while the block runs (main thread only); stderr speaks again after."""
         if threading.current_thread() is not threading.main_thread():
             yield
             return
-        stderr = sys.stderr
+        self._stderr, self._stderr_fd = sys.stderr, os.dup(2)
         previous = signal.signal(signal.SIGINT, self._handler)
         try:
             yield
@@ -171,4 +227,8 @@ class Interrupt:
                 raise
         finally:
             signal.signal(signal.SIGINT, previous)
-            sys.stderr = stderr
+            if self.stopped:
+                gc.collect()  # what the stop left unreferenced is reported now, unheard
+            os.dup2(self._stderr_fd, 2)
+            os.close(self._stderr_fd)
+            sys.stderr = self._stderr
