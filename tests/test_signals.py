@@ -11,9 +11,13 @@ not print a traceback.
 from __future__ import annotations
 
 import argparse
+import asyncio
+import contextlib
 import os
 import signal
+import subprocess
 import sys
+import weakref
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -21,8 +25,10 @@ import httpx
 import pytest
 
 from gcbridge import cli
+from gcbridge.aio import run_sync
 from gcbridge.bridge import script
 from gcbridge.emulator.testing import EXAMPLE_SITE, running_emulator
+from gcbridge.signals import noted_stop
 from tests.interrupt_instants import Run, spread
 
 GCBRIDGE = str(Path(sys.executable).with_name("gcbridge"))
@@ -172,17 +178,144 @@ def test_an_error_not_caused_by_a_stop_is_not_taken_for_one(monkeypatch) -> None
 
 
 def test_a_stop_that_pydantic_core_turned_into_text_is_still_the_stop(monkeypatch, capsys) -> None:
-    # Ctrl-C while a lazy import builds a model's serializer: pydantic-core raises a
-    # SchemaError whose text ends in "KeyboardInterrupt:" (seen at one instant in CI)
+    # Ctrl-C while a lazy import builds a model's serializer: pydantic-core catches the
+    # KeyboardInterrupt and raises a SchemaError whose text ends in "KeyboardInterrupt:"
     class SchemaError(Exception):
         pass
 
     def wrapped(args: argparse.Namespace) -> int:
+        with contextlib.suppress(KeyboardInterrupt):
+            signal.raise_signal(signal.SIGINT)
         raise SchemaError("Error building `union` serializer:\n  KeyboardInterrupt: ")
 
     monkeypatch.setattr(cli, "build_parser", lambda: _parser_running(wrapped))
     assert cli.main(["bridge"]) == 130
     assert capsys.readouterr().err == "gcbridge bridge: stopped (SIGINT)\n"
+
+
+def _ctrl_c_where_python_cannot_raise_it() -> None:
+    """Ctrl-C whose handler runs in a weak reference's callback (as when an import frees
+    its module lock): Python reports the ``KeyboardInterrupt`` as "Exception ignored"
+    and goes on."""
+
+    class Thing:
+        pass
+
+    thing = Thing()
+    ref = weakref.ref(thing, lambda _: signal.raise_signal(signal.SIGINT))
+    del thing
+    assert ref() is None
+
+
+def test_a_ctrl_c_lost_where_it_landed_stops_the_command_at_its_next_wait(
+    monkeypatch, capsys
+) -> None:
+    seen: list[object] = []
+    monkeypatch.setattr(sys, "unraisablehook", seen.append)
+    waited: list[str] = []
+
+    async def serve() -> None:
+        waited.append("served")
+
+    def starts_a_server(args: argparse.Namespace) -> int:
+        _ctrl_c_where_python_cannot_raise_it()
+        run_sync(serve)
+        return 0
+
+    monkeypatch.setattr(cli, "build_parser", lambda: _parser_running(starts_a_server))
+    assert cli.main(["bridge"]) == 130
+    assert capsys.readouterr().err == "gcbridge bridge: stopped (SIGINT)\n"
+    assert waited == [] and seen == []  # not served, and no "Exception ignored"
+
+
+def test_a_ctrl_c_lost_at_the_end_of_a_command_is_still_its_status(monkeypatch, capsys) -> None:
+    def one_shot(args: argparse.Namespace) -> int:
+        _ctrl_c_where_python_cannot_raise_it()
+        return 0
+
+    monkeypatch.setattr(cli, "build_parser", lambda: _parser_running(one_shot))
+    assert cli.main(["bridge"]) == 130
+    assert capsys.readouterr().err == "gcbridge bridge: stopped (SIGINT)\n"
+
+
+def test_outside_a_command_a_ctrl_c_is_noted_nowhere() -> None:
+    with pytest.raises(KeyboardInterrupt):
+        signal.raise_signal(signal.SIGINT)
+    assert noted_stop() is None
+    assert run_sync(asyncio.sleep, 0) is None  # nothing left to stop the next wait
+
+
+LOST_CTRL_C = """
+import signal
+import sys
+import weakref
+
+from gcbridge import console
+
+
+class CtrlCInACallback:
+    # Ctrl-C lands in a weak reference's callback while MODULE is imported
+    def find_spec(self, name, path=None, target=None):
+        if name == MODULE:
+            sys.meta_path.remove(self)
+
+            class Thing:
+                pass
+
+            thing = Thing()
+            ref = weakref.ref(thing, lambda _: signal.raise_signal(signal.SIGINT))
+            del thing
+            assert ref() is None
+        return None
+
+
+sys.meta_path.insert(0, CtrlCInACallback())
+sys.argv = ["gcbridge", *sys.argv[1:]]
+sys.exit(console.main())
+"""
+
+
+@pytest.mark.parametrize(
+    ("module", "argv", "line"),
+    [
+        (
+            "gcbridge.cli.foreground",
+            ["webhooks", "listen", "--port", "0", "--secret-env", "GC_TEST_SECRET"],
+            "gcbridge webhooks listen: stopped (SIGINT)",
+        ),
+        (
+            "gcbridge.serving",
+            ["emulator", "exec", "--ephemeral", "--", "true"],
+            "gcbridge emulator exec: stopped (SIGINT)",
+        ),
+    ],
+    ids=["listen", "emulator-exec"],
+)
+def test_a_ctrl_c_lost_in_a_callback_while_starting_still_stops_the_command(
+    tmp_path: Path, module: str, argv: list[str], line: str
+) -> None:
+    """``listen`` served on for ever, and ``exec`` ran its command and exited 0, after a
+    Ctrl-C that Python could only report as "Exception ignored"."""
+    program = f"MODULE = {module!r}\n" + LOST_CTRL_C
+    proc = subprocess.Popen(
+        [sys.executable, "-c", program, *argv],
+        cwd=tmp_path,
+        env=_env(GC_TEST_SECRET="whsec-test"),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        out, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 130, (out, err)
+    lines = err.strip().splitlines()
+    assert lines[-1:] == [line], err
+    assert all(text.startswith("gcbridge emulator ready on") for text in lines[:-1]), err
+    assert list(tmp_path.iterdir()) == []  # exec's ephemeral data dir is gone
 
 
 def test_the_console_script_holds_every_stop_signal_from_its_first_line() -> None:

@@ -28,7 +28,13 @@ from collections.abc import Awaitable, Callable, Iterator
 from types import FrameType
 from typing import Any, ParamSpec, TypeVar
 
-from gcbridge.signals import signal_mask, signals_deferred
+from gcbridge.signals import (
+    answers_ctrl_c_as_python,
+    note_stop,
+    raise_if_stopped,
+    signal_mask,
+    signals_deferred,
+)
 
 __all__ = ["run_sync"]
 
@@ -54,6 +60,7 @@ def _run_here(fn: Callable[_P, Awaitable[_T]], *args: _P.args, **kwargs: _P.kwar
         return await fn(*args, **kwargs)
 
     with signals_deferred() as outside:
+        raise_if_stopped()  # a stop that came before, where it could not be raised
         runner = asyncio.Runner()
         coro = main()
         ctrl_c = _CtrlC(runner.get_loop())
@@ -76,8 +83,9 @@ class _CtrlC:
     """SIGINT while a task runs: cancel it once, and remember that it came.
 
     In place only where Python's own Ctrl-C answer is (the main thread, with
-    ``signal.default_int_handler`` installed), as ``asyncio.Runner`` does it. A
-    second Ctrl-C raises ``KeyboardInterrupt`` at once, for a task that will not end.
+    ``signal.default_int_handler`` or the command line's equivalent installed), as
+    ``asyncio.Runner`` does it. A second Ctrl-C raises ``KeyboardInterrupt`` at once,
+    for a task that will not end.
     """
 
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
@@ -87,9 +95,9 @@ class _CtrlC:
 
     @contextlib.contextmanager
     def answered(self) -> Iterator[None]:
-        if (
-            threading.current_thread() is not threading.main_thread()
-            or signal.getsignal(signal.SIGINT) is not signal.default_int_handler
+        previous = signal.getsignal(signal.SIGINT)
+        if threading.current_thread() is not threading.main_thread() or not (
+            answers_ctrl_c_as_python(previous)
         ):
             yield
             return
@@ -98,12 +106,13 @@ class _CtrlC:
             yield
         finally:
             if signal.getsignal(signal.SIGINT) == self._on_sigint:
-                signal.signal(signal.SIGINT, signal.default_int_handler)
+                signal.signal(signal.SIGINT, previous)
 
     def _on_sigint(self, signum: int, frame: FrameType | None) -> None:
         if self.taken:
             raise KeyboardInterrupt
         self.taken = True
+        note_stop(signum)
         if self.task is not None:
             self.task.cancel()
         self.loop.call_soon_threadsafe(lambda: None)  # wake a loop waiting in select()

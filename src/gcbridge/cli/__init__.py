@@ -14,18 +14,22 @@ CLI of a part lives beside nothing else::
 from __future__ import annotations
 
 import argparse
-import contextlib
 import importlib
 import signal
 import sys
-import threading
-from collections.abc import Iterator, Sequence
-from types import FrameType
+from collections.abc import Sequence
 
 from gcbridge import __version__
 from gcbridge.errors import GcBridgeError
 from gcbridge.output import flush_output, watched_stdout
-from gcbridge.signals import STOP_SIGNALS, held_until_known, stop_line
+from gcbridge.signals import (
+    Terminated,
+    held_until_known,
+    noted_stop,
+    raise_if_stopped,
+    stop_line,
+    stops_raised,
+)
 
 __all__ = ["main", "build_parser", "help_by_default"]
 
@@ -68,34 +72,6 @@ def help_by_default(parser: argparse.ArgumentParser) -> None:
         return 2
 
     parser.set_defaults(func=show_help)
-
-
-class _Terminated(BaseException):
-    """SIGTERM or SIGHUP before a command installed its own handler (startup, a one-shot
-    command, ``emulator exec`` waiting on its command); ``signum`` says which."""
-
-    def __init__(self, signum: int = signal.SIGTERM) -> None:
-        super().__init__(signum)
-        self.signum = signum
-
-
-def _raise_terminated(signum: int, frame: FrameType | None) -> None:
-    raise _Terminated(signum)
-
-
-@contextlib.contextmanager
-def _sigterm_as_exception() -> Iterator[None]:
-    """SIGTERM and SIGHUP raise :class:`_Terminated` for the block (Ctrl-C already raises)."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    stops = STOP_SIGNALS - {signal.SIGINT}
-    previous = {sig: signal.signal(sig, _raise_terminated) for sig in stops}
-    try:
-        yield
-    finally:
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
 
 
 def _command_name(args: argparse.Namespace | None) -> str:
@@ -147,45 +123,46 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _main(argv: Sequence[str] | None) -> int:
     args: argparse.Namespace | None = None
     try:
-        with _sigterm_as_exception():
-            with held_until_known():
-                parser = build_parser()
-                args = parser.parse_args(argv)
-            if not getattr(args, "func", None):
-                parser.print_help()
-                return 2
-            return int(args.func(args) or 0)
+        with stops_raised():
+            try:
+                with held_until_known():
+                    parser = build_parser()
+                    args = parser.parse_args(argv)
+                if not getattr(args, "func", None):
+                    parser.print_help()
+                    return 2
+                status = int(args.func(args) or 0)
+                raise_if_stopped()  # a stop that landed where it could not be raised
+                return status
+            except Exception as exc:
+                # A stop that landed where Python or a library wraps what it catches (a
+                # class body made during a lazy import gives "RuntimeError: Error calling
+                # __set_name__"; pydantic-core keeps it as text in a SchemaError) is the stop.
+                signum = _stop_behind(exc)
+                if signum is None:
+                    raise
+                return _stopped(args, signum)
     except GcBridgeError as exc:
         print(f"gcbridge: error [{exc.reason}]: {exc}", file=sys.stderr)
         return int(getattr(exc, "exit_code", 1))
-    except (KeyboardInterrupt, _Terminated) as exc:
+    except (KeyboardInterrupt, Terminated) as exc:
         return _stopped(args, _signal_of(exc))
-    except Exception as exc:
-        # A stop that landed where Python wraps what it catches (a class body being
-        # made during a lazy import gives "RuntimeError: Error calling __set_name__")
-        # is still the stop.
-        cause = _stop_behind(exc)
-        if cause is None:
-            raise
-        return _stopped(args, _signal_of(cause))
 
 
 def _signal_of(stop: BaseException) -> int:
-    return stop.signum if isinstance(stop, _Terminated) else signal.SIGINT
+    return stop.signum if isinstance(stop, Terminated) else signal.SIGINT
 
 
-def _stop_behind(exc: BaseException) -> BaseException | None:
-    """The Ctrl-C or SIGTERM that ``exc`` was raised from (its causes and contexts), if any."""
+def _stop_behind(exc: BaseException) -> int | None:
+    """The stop signal ``exc`` was raised from (its causes and contexts), or that was noted."""
     seen: set[int] = set()
     current: BaseException | None = exc
     while current is not None and id(current) not in seen:
-        if isinstance(current, KeyboardInterrupt | _Terminated):
-            return current
-        if type(current).__name__ == "SchemaError" and "KeyboardInterrupt" in str(current):
-            return KeyboardInterrupt()  # pydantic-core keeps what it caught as text only
+        if isinstance(current, KeyboardInterrupt | Terminated):
+            return _signal_of(current)
         seen.add(id(current))
         current = current.__cause__ or current.__context__
-    return None
+    return noted_stop()
 
 
 if __name__ == "__main__":  # pragma: no cover

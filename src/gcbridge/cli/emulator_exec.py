@@ -34,7 +34,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from gcbridge.errors import GcBridgeError
-from gcbridge.signals import signal_mask, signals_deferred
+from gcbridge.signals import raise_if_stopped, signal_mask, signals_deferred
 
 __all__ = ["run_exec", "exec_environment", "ExecError"]
 
@@ -168,6 +168,7 @@ def run_exec(
         print(f"gcbridge emulator ready on {url}", file=sys.stderr, flush=True)
         site = next(iter(settings.sites))
         env = {**os.environ, **exec_environment(url, app.state.control.admin_token, site)}
+        raise_if_stopped()  # a stop lost where it landed: CMD is not started
         try:
             # its own process group: a stop reaches CMD's children too (see _stop)
             proc = subprocess.Popen(command, env=env, process_group=0)  # noqa: S603
@@ -177,6 +178,7 @@ def run_exec(
             ) from None
         with _terminal_given_to(proc.pid):
             try:
+                raise_if_stopped()
                 return _status(proc.wait())
             except KeyboardInterrupt:
                 _stopping(proc, signal.SIGINT)

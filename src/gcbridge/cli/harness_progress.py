@@ -25,6 +25,8 @@ from pathlib import Path
 from types import FrameType
 from typing import Any, TextIO
 
+from gcbridge.signals import raise_if_stopped
+
 __all__ = ["ProgressPrinter", "Interrupt", "clean_message", "webkit_notice"]
 
 # pytest's hint for its own -v, which `harness run` does not have (the report has the full text)
@@ -180,17 +182,23 @@ class Interrupt:
             os.close(null)
 
     def pytest_plugin(self) -> object:
-        """The part pytest runs: its capture's output is dropped when the stop ends it, and
-        the silence is made again after (pytest is imported here, as the run needs it)."""
+        """The part pytest runs: a stop Python could not raise where it landed (see
+        :mod:`gcbridge.signals`) stops the run before the next scenario; the capture's
+        output is dropped when the stop ends it, and the silence made again after
+        (pytest is imported here, as the run needs it)."""
         import pytest
 
         interrupt = self
 
-        class CaptureAfterStop:
+        class StopInPytest:
             config: Any = None
 
             def pytest_configure(self, config: Any) -> None:
                 self.config = config
+
+            def pytest_runtest_logstart(self, nodeid: str, location: Any) -> None:
+                if interrupt.stopped:
+                    raise KeyboardInterrupt
 
             @pytest.hookimpl(wrapper=True)
             def pytest_keyboard_interrupt(self, excinfo: Any) -> Iterator[None]:
@@ -207,7 +215,7 @@ class Interrupt:
                     if interrupt.stopped:
                         interrupt._silence()
 
-        return CaptureAfterStop()
+        return StopInPytest()
 
     @contextmanager
     def installed(self) -> Iterator[None]:
@@ -215,6 +223,7 @@ class Interrupt:
         if threading.current_thread() is not threading.main_thread():
             yield
             return
+        raise_if_stopped()  # one that landed before, where it could not be raised
         self._stderr, self._stderr_fd = sys.stderr, os.dup(2)
         previous = signal.signal(signal.SIGINT, self._handler)
         try:

@@ -18,7 +18,7 @@ from contextlib import contextmanager
 from types import FrameType
 from typing import Any
 
-from gcbridge.signals import STOP_SIGNALS
+from gcbridge.signals import STOP_SIGNALS, take_noted_stop
 
 __all__ = ["DemoStopped", "Stopper"]
 
@@ -96,6 +96,9 @@ class Stopper:
             return
         previous: dict[int, Any] = {sig: signal.getsignal(sig) for sig in STOP_SIGNALS}
         self.claim()
+        earlier = take_noted_stop()  # one that landed where it could not be raised
+        if earlier is not None:
+            self.request(earlier)
         try:
             yield self
         finally:
