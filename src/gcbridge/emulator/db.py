@@ -3,7 +3,9 @@
 Comments, users, threads, webhook configuration and the delivery journal live in
 the same database so that a comment change and its outbox row (a ``calls`` row
 in status ``pending``) commit in one transaction: if the process dies between
-the two, neither happened. Every write goes through :meth:`Database.transaction`.
+the two, neither happened. Every write goes through :meth:`Database.transaction`; a
+function taking a ``conn`` runs in its caller's transaction, so the caller decides what
+commits together.
 """
 
 from __future__ import annotations

@@ -1,16 +1,4 @@
-"""Errors of the emulator.
-
-::
-
-    GcBridgeError
-     +-- EmulatorError            reason: str
-          +-- ConfigError         bad settings or sites file (reason: bad_website_id, ...)
-          +-- ApiError            an HTTP answer: status, gcCode, reason, message
-          +-- ReceiverRefused     a webhook URL refused by the SSRF policy (private_address, ...)
-
-``ApiError`` is rendered by the app as
-``{"gcCode": ..., "error": reason, "message": ...}``.
-"""
+"""Errors of the emulator; the app renders ``ApiError`` as ``{"gcCode", "error", "message"}``."""
 
 from __future__ import annotations
 
