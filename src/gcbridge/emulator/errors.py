@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from gcbridge.errors import GcBridgeError
 
-__all__ = ["EmulatorError", "ConfigError", "ApiError", "ReceiverRefused", "invalid"]
+__all__ = ["EmulatorError", "ConfigError", "ApiError", "ReceiverRefused", "invalid", "bad_request"]
 
 
 class EmulatorError(GcBridgeError):
@@ -39,3 +39,8 @@ class ReceiverRefused(EmulatorError):
 def invalid(name: str, message: str) -> ApiError:
     """The 400 ``invalid_parameter`` error for field ``name``."""
     return ApiError(400, "invalid_parameter", f"{name}: {message}")
+
+
+def bad_request(message: str, reason: str = "invalid_request") -> ApiError:
+    """The 400 error of a request the route refuses (``invalid_request`` unless said)."""
+    return ApiError(400, reason, message)

@@ -59,12 +59,10 @@ class Site:
         for name in _FIELDS:
             value = getattr(self, name)
             if not isinstance(value, str):
+                shown = "" if name in _SECRET_FIELDS else f" {value!r}"
                 raise ConfigError(
                     f"site {self.shortname!r}: {name} must be a quoted string, "
-                    f"not {type(value).__name__} {value!r}"
-                    if name not in _SECRET_FIELDS
-                    else f"site {self.shortname!r}: {name} must be a quoted string, "
-                    f"not {type(value).__name__}",
+                    f"not {type(value).__name__}{shown}",
                     reason="wrong_type",
                 )
         if not SHORTNAME.fullmatch(self.shortname):
