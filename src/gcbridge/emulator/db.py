@@ -221,11 +221,9 @@ def migrate(conn: sqlite3.Connection) -> None:
     """Bring a database of an older version up to this schema, in one transaction.
 
     ``conn`` is in autocommit mode (``isolation_level=None``), outside a transaction;
-    the caller refused a version above :data:`SCHEMA_VERSION` first. Missing tables
-    and indexes are created and missing columns added; the username keys are
-    recomputed whenever their rules or ICU's Unicode version changed
-    (``meta.username_keys``), so that a look-alike of a name stored by an older
-    version is found too. A current database is left as it is.
+    the caller refused a version above :data:`SCHEMA_VERSION` first. The username keys
+    are recomputed when their rules or ICU's Unicode version changed, so that a
+    look-alike of a name stored by an older version is found too.
     """
     conn.executescript(SCHEMA)  # CREATE ... IF NOT EXISTS: what it lacked
     conn.execute("BEGIN IMMEDIATE")

@@ -2,11 +2,8 @@
 
 A site has a public ``shortname`` and an internal 24-hex ``website_id`` (the webhook
 routes'), plus its credentials: docs/guides/emulator.md, "Sites". A bad sites file is one
-line naming the line at fault and a reason (``wrong_type``, ``missing_field``,
-``duplicate_site``, ...). An ``sso_secret`` shorter than ``SsoIssuer`` accepts
-(:data:`gcbridge.sso.issuer.MIN_SECRET_BYTES`) loads, since the example credentials must,
-but never silently: a ``weak_secret`` line in :attr:`Sites.warnings`, unless the table
-says ``allow_weak_secret = true``.
+line naming the line at fault and a reason. A weak ``sso_secret`` loads, since the example
+credentials must, but never silently (a ``weak_secret`` line in :attr:`Sites.warnings`).
 """
 
 from __future__ import annotations
