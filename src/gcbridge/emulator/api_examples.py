@@ -1,11 +1,7 @@
 """Example answers of the emulator's routes, for ``/openapi.json`` and the HTTP API page.
 
-Documentation only, like :mod:`gcbridge.emulator.openapi`: the routes build their
-answers themselves (``user_json``, ``call_json``, ...); these are what one looks like,
-so that a reader finds ``token`` in the sign-in answers and ``secret`` in the webhook
-setup answer without reading example code. :func:`add_examples` puts each one in its
-operation's answer in the OpenAPI schema; a test compares every example's fields with
-a live emulator's answer, so an example cannot drift from the route.
+Documentation only, like :mod:`gcbridge.emulator.openapi`: the routes build their answers
+themselves; a test compares every example's fields with a live emulator's answer.
 """
 
 from __future__ import annotations

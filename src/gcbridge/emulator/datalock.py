@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from types import TracebackType
 
 from gcbridge.emulator.datadir import FILE_MODE, make_data_dir
 from gcbridge.emulator.errors import ConfigError
@@ -40,12 +39,7 @@ class DataDirLock:
     def __enter__(self) -> DataDirLock:
         return self
 
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
+    def __exit__(self, *exc_info: object) -> None:
         self.release()
 
 

@@ -3,7 +3,9 @@
 Comments, users, threads, webhook configuration and the delivery journal live in
 the same database so that a comment change and its outbox row (a ``calls`` row
 in status ``pending``) commit in one transaction: if the process dies between
-the two, neither happened. Every write goes through :meth:`Database.transaction`.
+the two, neither happened. Every write goes through :meth:`Database.transaction`; a
+function taking a ``conn`` runs in its caller's transaction, so the caller decides what
+commits together.
 """
 
 from __future__ import annotations
@@ -219,11 +221,9 @@ def migrate(conn: sqlite3.Connection) -> None:
     """Bring a database of an older version up to this schema, in one transaction.
 
     ``conn`` is in autocommit mode (``isolation_level=None``), outside a transaction;
-    the caller refused a version above :data:`SCHEMA_VERSION` first. Missing tables
-    and indexes are created and missing columns added; the username keys are
-    recomputed whenever their rules or ICU's Unicode version changed
-    (``meta.username_keys``), so that a look-alike of a name stored by an older
-    version is found too. A current database is left as it is.
+    the caller refused a version above :data:`SCHEMA_VERSION` first. The username keys
+    are recomputed when their rules or ICU's Unicode version changed, so that a
+    look-alike of a name stored by an older version is found too.
     """
     conn.executescript(SCHEMA)  # CREATE ... IF NOT EXISTS: what it lacked
     conn.execute("BEGIN IMMEDIATE")

@@ -1,22 +1,10 @@
-"""Errors of the emulator.
-
-::
-
-    GcBridgeError
-     +-- EmulatorError            reason: str
-          +-- ConfigError         bad settings or sites file (reason: bad_website_id, ...)
-          +-- ApiError            an HTTP answer: status, gcCode, reason, message
-          +-- ReceiverRefused     a webhook URL refused by the SSRF policy (private_address, ...)
-
-``ApiError`` is rendered by the app as
-``{"gcCode": ..., "error": reason, "message": ...}``.
-"""
+"""Errors of the emulator; the app renders ``ApiError`` as ``{"gcCode", "error", "message"}``."""
 
 from __future__ import annotations
 
 from gcbridge.errors import GcBridgeError
 
-__all__ = ["EmulatorError", "ConfigError", "ApiError", "ReceiverRefused", "invalid"]
+__all__ = ["EmulatorError", "ConfigError", "ApiError", "ReceiverRefused", "invalid", "bad_request"]
 
 
 class EmulatorError(GcBridgeError):
@@ -51,3 +39,8 @@ class ReceiverRefused(EmulatorError):
 def invalid(name: str, message: str) -> ApiError:
     """The 400 ``invalid_parameter`` error for field ``name``."""
     return ApiError(400, "invalid_parameter", f"{name}: {message}")
+
+
+def bad_request(message: str, reason: str = "invalid_request") -> ApiError:
+    """The 400 error of a request the route refuses (``invalid_request`` unless said)."""
+    return ApiError(400, reason, message)

@@ -14,7 +14,7 @@ from typing import Any
 
 from pydantic import BaseModel, model_validator
 
-from gcbridge.emulator.errors import ApiError
+from gcbridge.emulator.errors import bad_request
 
 __all__ = [
     "MAX_DEPTH",
@@ -58,10 +58,6 @@ class BadInput(ValueError):
     """Parsed data that a route must refuse (lone surrogate, too deep)."""
 
 
-def _refuse(message: str) -> ApiError:
-    return ApiError(400, "invalid_request", message)
-
-
 def parse_int(
     name: str, raw: str | None, *, low: int, high: int, default: int | None = None
 ) -> int:
@@ -72,13 +68,13 @@ def parse_int(
     """
     if raw is None or raw == "":
         if default is None:
-            raise _refuse(f"{name}: required, an integer from {low} to {high}")
+            raise bad_request(f"{name}: required, an integer from {low} to {high}")
         return default
     if len(raw) > _MAX_NUMBER_TEXT or not (raw.isascii() and raw.isdigit()):
-        raise _refuse(f"{name}: an integer from {low} to {high}")
+        raise bad_request(f"{name}: an integer from {low} to {high}")
     digits = raw.lstrip("0") or "0"
     if len(digits) > len(str(high)) or not low <= int(digits) <= high:
-        raise _refuse(f"{name}: an integer from {low} to {high}")
+        raise bad_request(f"{name}: an integer from {low} to {high}")
     return int(digits)
 
 
@@ -117,18 +113,18 @@ def parse_json_object(raw: bytes, *, what: str = "a JSON object") -> dict[str, A
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
-        raise _refuse("body: not UTF-8") from None
+        raise bad_request("body: not UTF-8") from None
     try:
         data = json.loads(text or "null", parse_int=_bounded_int, parse_constant=_no_constant)
         clean_strings(data)
     except BadInput as exc:
-        raise _refuse(f"body: {exc}") from None
+        raise bad_request(f"body: {exc}") from None
     except RecursionError:
-        raise _refuse(f"body: nested deeper than {MAX_DEPTH} levels") from None
+        raise bad_request(f"body: nested deeper than {MAX_DEPTH} levels") from None
     except ValueError:
-        raise _refuse(f"body: {what} expected") from None
+        raise bad_request(f"body: {what} expected") from None
     if not isinstance(data, dict):
-        raise _refuse(f"body: {what} expected")
+        raise bad_request(f"body: {what} expected")
     return data
 
 

@@ -1,6 +1,6 @@
 """What the emulator's OpenAPI schema says beyond what FastAPI infers: documentation only.
 
-The routes answer errors as ``{"gcCode", "error", "message"}`` (see ``app.py``),
+The routes answer errors as ``{"gcCode", "error", "message"}`` (see ``service.py``),
 validation errors as HTTP 400 (not FastAPI's 422), and some read their query
 string or raw body by hand (so that validation messages and site-key
 signatures stay under the route's control). Nothing here changes what a route

@@ -1,12 +1,8 @@
 """The pytest plugin ``gcbridge_emulator``: the ``gc_emulator`` fixture for customers' suites.
 
 Installed with the package (entry point ``pytest11``), like ``gc_webhook``; its use is
-docs/how-to/test-receiver-retries.md, "3. The `gc_emulator` fixture". One emulator per test
-session on loopback (port 0, a temporary data dir, the ``manual`` clock, private
-receivers allowed), reset to its sites before every test (the clock keeps its time). The
-sites are the documented example ones unless the ini option ``gc_emulator_sites`` names a
-sites file; the fixture's credentials are the first site's. The emulator's imports
-(extra ``emulator``) happen only when a test asks for the fixture.
+docs/how-to/test-receiver-retries.md, "3. The `gc_emulator` fixture". The emulator's
+imports (extra ``emulator``) happen only when a test asks for the fixture.
 """
 
 from __future__ import annotations

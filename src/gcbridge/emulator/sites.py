@@ -2,11 +2,8 @@
 
 A site has a public ``shortname`` and an internal 24-hex ``website_id`` (the webhook
 routes'), plus its credentials: docs/guides/emulator.md, "Sites". A bad sites file is one
-line naming the line at fault and a reason (``wrong_type``, ``missing_field``,
-``duplicate_site``, ...). An ``sso_secret`` shorter than ``SsoIssuer`` accepts
-(:data:`gcbridge.sso.issuer.MIN_SECRET_BYTES`) loads, since the example credentials must,
-but never silently: a ``weak_secret`` line in :attr:`Sites.warnings`, unless the table
-says ``allow_weak_secret = true``.
+line naming the line at fault and a reason. A weak ``sso_secret`` loads, since the example
+credentials must, but never silently (a ``weak_secret`` line in :attr:`Sites.warnings`).
 """
 
 from __future__ import annotations
@@ -59,12 +56,10 @@ class Site:
         for name in _FIELDS:
             value = getattr(self, name)
             if not isinstance(value, str):
+                shown = "" if name in _SECRET_FIELDS else f" {value!r}"
                 raise ConfigError(
                     f"site {self.shortname!r}: {name} must be a quoted string, "
-                    f"not {type(value).__name__} {value!r}"
-                    if name not in _SECRET_FIELDS
-                    else f"site {self.shortname!r}: {name} must be a quoted string, "
-                    f"not {type(value).__name__}",
+                    f"not {type(value).__name__}{shown}",
                     reason="wrong_type",
                 )
         if not SHORTNAME.fullmatch(self.shortname):

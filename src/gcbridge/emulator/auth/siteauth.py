@@ -1,15 +1,6 @@
-"""Authentication of the webhook configuration routes.
-
-docs/reference/wire-formats.md, "Site-key signature".
-
-Two options, either one:
-
-- ``Authorization: Bearer <account_token>``;
-- a server-to-server site-key signature: ``X-Site-Key-Id``, ``X-Site-Timestamp``
-  (epoch ms) and ``X-Site-Signature`` = hex HMAC-SHA256(site_key_secret,
-  ``"<timestamp>.<METHOD>.<path with query>.<raw body>"``), within
-  :data:`SITE_SIGNATURE_TOLERANCE` either way. The path is the request target as
-  sent (percent-encoding kept).
+"""Authentication of the webhook configuration routes: the account token, or a site-key
+signature (docs/reference/wire-formats.md#site-key-signature) over the request target as
+sent (percent-encoding kept).
 
 Threat model: tokens and signatures are compared in constant time, and a token
 is compared with every site's so the time taken does not tell which site

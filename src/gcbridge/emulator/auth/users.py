@@ -1,8 +1,4 @@
-"""Row access and JSON of the service's users (SSO users and the service's own accounts).
-
-Every function takes the connection of an open :meth:`Database.transaction` (or
-:meth:`Database.read`) so that callers decide what commits together.
-"""
+"""Row access and JSON of the service's users (SSO users and the service's own accounts)."""
 
 from __future__ import annotations
 

@@ -1,9 +1,4 @@
-"""Row access of the comments part: threads and comments.
-
-Every function takes the connection of an open :meth:`Database.transaction` (or
-:meth:`Database.read`) so that callers decide what commits together. Ids are 24
-hexadecimal characters, the shape of the service's own ids.
-"""
+"""Row access of the comments part: threads and comments."""
 
 from __future__ import annotations
 

@@ -1,10 +1,6 @@
-"""What the control routes do: move the clock through due attempts, reset, snapshots.
+"""What the control routes do (docs/reference/emulator-control.md#routes), one at a time.
 
-One :class:`Control` per app, on ``app.state.control``; its operations run one at a time
-(an ``asyncio.Lock``). The behaviour of an advance (each attempt made at its due time, in
-due order; stopped by a disconnect, a reset or a restore) and of a reset or a restore (the
-dispatcher stopped around the change, so it never runs on half a state) is the contract
-of docs/reference/emulator-control.md, "Routes" (clock, reset and "Snapshots").
+A reset or a restore stops the dispatcher around the change, so it never runs on half a state.
 """
 
 from __future__ import annotations

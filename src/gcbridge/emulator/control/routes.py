@@ -1,10 +1,5 @@
 """The emulator's own control routes, under ``/_emulator/`` (docs/reference/emulator-control.md).
 
-- ``GET  /_emulator/health``                       no authentication, no secrets
-- ``GET  /_emulator/clock``, ``POST /_emulator/clock``  freeze / resume / advance
-- ``POST /_emulator/reset``                        back to the sites only
-- ``PUT  /_emulator/snapshots/{name}``, ``POST .../{name}/restore``, ``GET /_emulator/snapshots``
-
 Every route but health needs ``Authorization: Bearer <admin token>`` (401
 ``admin_token_required`` otherwise). Times in answers are epoch milliseconds.
 """

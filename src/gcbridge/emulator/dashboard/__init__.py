@@ -1,11 +1,7 @@
 """The emulator dashboard at ``/dashboard/``: site, webhook configuration, delivery journal.
 
-A static page (``static/``: ES modules from ``main.js`` on, no build step, nothing loaded
-from elsewhere) on the emulator's public routes, plus two of its own: ``GET
-/api/dashboard/site`` (the site of an account token) and the event catalog
-(``events_api.py``). Data needs the account token, kept in ``sessionStorage``. The pages
-carry a strict CSP (``'self'`` only), ``nosniff``, ``no-store`` and no framing; untrusted
-text reaches the DOM through ``textContent`` only.
+A static page (``static/``, headers in ``pages.py``) on the emulator's public routes, plus
+two of its own: ``GET /api/dashboard/site`` and the event catalog (``events_api.py``).
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import JSONResponse
 
-from gcbridge.emulator.errors import ApiError
+from gcbridge.emulator.errors import ApiError, bad_request
 from gcbridge.emulator.inputs import parse_json_object
 from gcbridge.emulator.openapi import error_responses, json_request_body
 from gcbridge.webhooks.catalog import CATALOG, EVENT_TYPES, example_body
@@ -71,10 +71,6 @@ async def event_schema(event_type: str) -> Response:
     return Response(text, media_type="application/schema+json", headers=_HEADERS)
 
 
-def _invalid(message: str) -> ApiError:
-    return ApiError(400, "invalid_request", message)
-
-
 @router.post(
     "/api/dashboard/events/check",
     summary="Check a delivery body against its event's JSON Schema",
@@ -96,14 +92,14 @@ async def check_event_body(request: Request) -> Response:
     """``{"valid": bool, "event_type": str|null, "reason": str|null, "problems": [str]}``."""
     raw = await request.body()
     if len(raw) > _MAX_CHECKED:
-        raise _invalid(f"the request is larger than {_MAX_CHECKED} bytes")
+        raise bad_request(f"the request is larger than {_MAX_CHECKED} bytes")
     # The one rule of every JSON body (depth, integers, surrogates): a 400, never a 500.
     request_body = parse_json_object(raw, what='{"body": "<the delivery body as text>"}')
     if not isinstance(request_body.get("body"), str):
-        raise _invalid('expected {"body": "<the delivery body as text>", "event_type"?}')
+        raise bad_request('expected {"body": "<the delivery body as text>", "event_type"?}')
     expected = request_body.get("event_type")
     if expected is not None and not isinstance(expected, str):
-        raise _invalid("event_type must be a string")
+        raise bad_request("event_type must be a string")
     try:
         event_type: str | None = check_body(request_body["body"], expected)
     except WebhookSchemaError as exc:

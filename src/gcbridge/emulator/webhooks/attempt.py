@@ -1,11 +1,4 @@
-"""One HTTP attempt of a webhook delivery: the signed request, the send, the answer read.
-
-The dispatcher decides *when* and writes the journal; here :func:`build_request` makes the
-exact request (fresh timestamp and signature, the same delivery id on every retry) aimed
-at the checked address, and :func:`send_attempt` sends it within the attempt timeout,
-reading at most the body limit, into an :class:`AttemptResult`: a status, or an error
-code (``timeout``, ``connect_error``, ``network_error:<Exception>``; ``redirect``).
-"""
+"""One HTTP attempt of a webhook delivery: the signed request, the send, the answer read."""
 
 from __future__ import annotations
 

@@ -5,13 +5,6 @@ due calls and hands each to a worker, fairly (:mod:`.fairness`); when nothing is
 sleeps with the injected ``sleep`` until the earliest ``next_attempt_at`` or a
 :meth:`Dispatcher.wake` (after a comment change or a replay commits): no polling.
 
-One attempt, in order: read the call and the site's *current* configuration (disabled or
-removed: the call fails ``webhook_disabled``); check the receiver (:mod:`.ssrf`: a refusal
-fails ``ssrf:<reason>`` without retry, a DNS failure is a network error); sign with the
-current secret and a fresh timestamp and commit the attempt row *before* sending
-(duration NULL = in flight); POST (:mod:`.attempt`, connections per :mod:`.connections`);
-then one transaction completes the attempt row and moves the call on per :mod:`.schedule`.
-
 Crash safety: an attempt still in flight at :meth:`Dispatcher.start` was cut by a crash;
 it is marked ``interrupted`` and its call is due at once with the same delivery id (at
 least once), and it does not use up an attempt of the schedule. ``retry_count`` of a call
@@ -154,12 +147,7 @@ class Dispatcher:
         return self._task is not None
 
     async def settle(self) -> None:
-        """Return once every attempt due at the clock's current time has run and been journaled.
-
-        Used by the emulator's clock control after each move of a manual clock:
-        the next pass of the scheduler starts what is due, and the call returns
-        when a pass that began after it finds nothing in flight and nothing due.
-        """
+        """Return once every attempt due at the clock's current time has run and been journaled."""
         if self._task is None or self._loop is None:
             return
         self._asked += 1

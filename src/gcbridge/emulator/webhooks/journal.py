@@ -1,13 +1,4 @@
-"""The webhook configuration and the delivery journal, as rows of the emulator's database.
-
-A *call* is one delivery of one event with all its attempts; the
-``calls`` table is both the outbox and the journal. :func:`enqueue_event` runs
-inside the transaction of the comment change that fired the event, so the
-change and its pending call commit together or not at all. Everything here is
-synchronous and takes the connection of an open :meth:`Database.transaction`
-or :meth:`Database.read`; the dispatcher and the routes decide what commits
-together.
-"""
+"""The webhook configuration and the delivery journal (the ``calls`` table), as database rows."""
 
 from __future__ import annotations
 

@@ -1,11 +1,4 @@
-"""The dispatcher's rows: which calls are due, and what one attempt writes to the journal.
-
-Each function runs on the connection of an open :meth:`Database.transaction`
-(or :meth:`Database.read` for the queries); the dispatcher decides what commits
-together. The order that makes delivery crash-safe lives in the dispatcher:
-:func:`begin_attempt` commits *before* the request leaves, :func:`complete_attempt`
-and :func:`finish_call` commit together after it.
-"""
+"""The dispatcher's rows: which calls are due, and what one attempt writes to the journal."""
 
 from __future__ import annotations
 

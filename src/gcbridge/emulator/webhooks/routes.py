@@ -15,7 +15,7 @@ from fastapi import APIRouter, Depends, Request
 from starlette.concurrency import run_in_threadpool
 
 from gcbridge.emulator.auth.siteauth import authenticated_site, require_site
-from gcbridge.emulator.errors import ApiError, ReceiverRefused
+from gcbridge.emulator.errors import ApiError, ReceiverRefused, bad_request
 from gcbridge.emulator.inputs import parse_int, parse_json_object
 from gcbridge.emulator.openapi import site_auth_responses
 from gcbridge.emulator.sites import Site
@@ -49,10 +49,6 @@ MAX_CURSOR = 2**62  # a calls.seq; larger is no cursor of ours (and overflows SQ
 _MAX_BODY = 16_384
 
 
-def _invalid(reason: str, message: str) -> ApiError:
-    return ApiError(400, reason, message)
-
-
 def _not_configured(request: Request | None = None) -> ApiError:
     # The dashboard reads the config on load, before any setup; a browser logs every
     # non-2xx answer in its console as an error. So a same-origin page's fetch gets the
@@ -69,7 +65,7 @@ def _not_configured(request: Request | None = None) -> ApiError:
 async def _json_body(request: Request) -> dict[str, Any]:
     raw = await request.body()
     if len(raw) > _MAX_BODY:
-        raise _invalid("invalid_request", f"body larger than {_MAX_BODY} bytes")
+        raise bad_request(f"body larger than {_MAX_BODY} bytes")
     return parse_json_object(raw, what='a JSON object {"url", "events"}')
 
 
@@ -77,17 +73,15 @@ def _check_events(raw: Any) -> tuple[str, ...]:
     if raw is None:
         return EVENT_TYPES
     if not isinstance(raw, list) or not all(isinstance(e, str) for e in raw):
-        raise _invalid("invalid_request", "events: an array of event kind strings expected")
+        raise bad_request("events: an array of event kind strings expected")
     unknown = [e for e in raw if e not in EVENT_TYPES]
     if unknown:
-        raise _invalid(
-            "unknown_event_type",
+        raise bad_request(
             f"events: unknown event kind {unknown[0][:64]!r}; allowed: {', '.join(EVENT_TYPES)}",
+            "unknown_event_type",
         )
     if not raw:
-        raise _invalid(
-            "invalid_request", "events: at least one event kind (or disable the webhook)"
-        )
+        raise bad_request("events: at least one event kind (or disable the webhook)")
     # Stored in the canonical order, once each.
     return tuple(e for e in EVENT_TYPES if e in raw)
 
@@ -104,11 +98,11 @@ async def setup(request: Request, site: Site = SiteAuth) -> dict[str, Any]:
     data = await _json_body(request)
     url = data.get("url")
     if not isinstance(url, str) or not url:
-        raise _invalid("invalid_request", "url: required, the receiver's https URL")
+        raise bad_request("url: required, the receiver's https URL")
     try:
         check_receiver_url(url, allow_private=state.settings.allow_private_receivers)
     except ReceiverRefused as exc:
-        raise _invalid("invalid_url", f"url: {exc} [{exc.reason}]") from None
+        raise bad_request(f"url: {exc} [{exc.reason}]", "invalid_url") from None
     events = _check_events(data.get("events"))
 
     def write() -> dict[str, Any]:
@@ -175,10 +169,10 @@ async def calls(request: Request, site: Site = SiteAuth) -> dict[str, Any]:
     limit = parse_int("limit", q.get("limit"), low=1, high=MAX_LIMIT, default=DEFAULT_LIMIT)
     status = q.get("status") or None
     if status is not None and status not in CALL_STATUSES:
-        raise _invalid("invalid_request", f"status: one of {', '.join(CALL_STATUSES)}")
+        raise bad_request(f"status: one of {', '.join(CALL_STATUSES)}")
     event_type = q.get("event_type") or None
     if event_type is not None and event_type not in EVENT_TYPES:
-        raise _invalid("unknown_event_type", f"event_type: one of {', '.join(EVENT_TYPES)}")
+        raise bad_request(f"event_type: one of {', '.join(EVENT_TYPES)}", "unknown_event_type")
     before = _cursor(q.get("cursor"))
     with state.db.read() as conn:
         page, next_seq = list_calls(

@@ -11,11 +11,6 @@ metadata at 169.254.169.254, the private LAN). Unless ``allow_private_receivers`
    address judged by that address too (:func:`check_address`);
 3. the connection is pinned to the checked address, the name kept in ``Host`` and TLS
    SNI (:func:`pin_request`), so a second DNS answer (rebinding) is never used.
-
-Refusals raise :class:`~gcbridge.emulator.errors.ReceiverRefused` with a reason:
-``not_https``, ``userinfo``, ``url_too_long``, ``bad_url``, ``private_address``,
-``loopback_address``, ``link_local_address``, ``shared_address`` (CGNAT),
-``multicast_address``, ``unspecified_address``, ``reserved_address``, ``no_address``.
 """
 
 from __future__ import annotations

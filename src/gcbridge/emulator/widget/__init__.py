@@ -12,7 +12,6 @@ page out of other sites' frames; ``no-referrer`` keeps its URL out of every requ
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from importlib import resources
 
 from fastapi import FastAPI
@@ -62,42 +61,18 @@ WIDGET_FILES: dict[str, str] = {
 }
 
 
-@dataclass(frozen=True)
-class _Asset:
-    body: bytes
-    media_type: str
-
-    def response(self) -> Response:
-        return Response(self.body, media_type=self.media_type, headers=SECURITY_HEADERS)
-
-
-def _load_assets() -> dict[str, _Asset]:
-    package = resources.files(__name__)
-    return {
-        name: _Asset((package / name).read_bytes(), media_type)
-        for name, media_type in WIDGET_FILES.items()
-    }
-
-
-def _endpoint(asset: _Asset) -> Callable[[], Awaitable[Response]]:
+def _endpoint(body: bytes, media_type: str) -> Callable[[], Awaitable[Response]]:
     async def serve() -> Response:
-        return asset.response()
+        return Response(body, media_type=media_type, headers=SECURITY_HEADERS)
 
     return serve
 
 
 def mount(app: FastAPI) -> None:
     """Serve the widget page and its assets under ``/widget/``."""
-    assets = _load_assets()
-    index = assets["index.html"]
-
-    @app.get("/widget/", include_in_schema=False)
-    @app.get("/widget/index.html", include_in_schema=False)
-    async def widget_page() -> Response:
-        return index.response()
-
-    for name, asset in assets.items():
-        if name != "index.html":
-            app.add_api_route(
-                f"/widget/{name}", _endpoint(asset), methods=["GET"], include_in_schema=False
-            )
+    package = resources.files(__name__)
+    for name, media_type in WIDGET_FILES.items():
+        serve = _endpoint((package / name).read_bytes(), media_type)
+        paths = ["/widget/", "/widget/index.html"] if name == "index.html" else [f"/widget/{name}"]
+        for path in paths:
+            app.add_api_route(path, serve, methods=["GET"], include_in_schema=False)

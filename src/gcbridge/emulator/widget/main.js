@@ -1,11 +1,8 @@
 /**
  * gc-bridge emulator: the comment widget page (docs/explanation/service.md), entry module.
  *
- * Plain browser ES modules, no build step. Reads its thread from the query
- * string (website_id, uid, url, page_title, optional api_public_key) and talks
- * to the emulator's /api/pub/* routes on its own origin. This module wires the
- * others together and the page's forms, and decides when gc-ready goes out;
- * the window messages themselves are described in messages.js.
+ * Plain browser ES modules, no build step. This module wires the others and the page's
+ * forms together and decides when gc-ready goes out (the messages: messages.js).
  *
  * Which events a bridge sees depends on when it is installed:
  *   document-start (React Native injectedJavaScriptBeforeContentLoaded): all of them;

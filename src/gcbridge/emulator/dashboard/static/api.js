@@ -1,18 +1,8 @@
 /*
  * api.js: the dashboard's API client. The fetch wrapper (JSON, bearer token, the gcCode rule),
  * the signed-in session (account token and site), the token's place in sessionStorage, and the
- * hook other modules call when the emulator stops accepting the token.
- *
- * Data comes from the emulator's public routes only:
- *   GET  /api/dashboard/site                       account token -> the site (the dashboard's own route)
- *   GET  /webhook/website/{website_id}/config      webhook url, events, enabled, secret
- *   POST /webhook/website/{website_id}/setup       | DELETE .../disable
- *   GET  /webhook/website/{website_id}/calls       the delivery journal (polled, see journal.js)
- *   POST /webhook/call/{id}/replay                 the replay button
- *   POST /webhook/website/{website_id}/verify      "check signature" of one attempt
- *   GET  /api/pub/thread-load/                     the sample thread's gc_url
- *   /api/pub/auth/register|login, /api/pub/comments, /api/moderation/comments/{id}/approve
- *                                                  test events, through the real comment routes
+ * hook other modules call when the emulator stops accepting the token. Data comes from the
+ * emulator's public routes only (and its own GET /api/dashboard/site).
  *
  * Every JSON body is checked for gcCode: the webhook routes answer bad credentials with
  * HTTP 200 {"gcCode": 410} (docs/explanation/service.md#webhooks).

@@ -1,9 +1,6 @@
 /*
- * catalog.js: the webhook event types, from GET /api/dashboard/events (public: the contract, no
- * site data). They fill the page's every list of event types: the catalog card (when each fires,
- * a link to its JSON Schema, the text `gcbridge webhooks schema EVENT_TYPE` prints, and an
- * example body), the webhook set-up's checkboxes, the test-event buttons and the journal's
- * filter. The same catalog is the `webhooks` section of /openapi.json.
+ * catalog.js: the webhook event types, from GET /api/dashboard/events (public: no site data).
+ * They fill every list of event types on the page; the same catalog is /openapi.json's `webhooks`.
  */
 
 import { $, el } from './dom.js';

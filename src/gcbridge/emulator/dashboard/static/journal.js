@@ -79,9 +79,13 @@ export function pollNow() { if (session.site) startPolling(); }
 /** Remove every rendered call and what the journal remembers of them (sign-out). */
 export function clearJournal() {
   setText('journal-count', '');
+  journal.expanded.clear();
+  forgetCalls();
+}
+
+function forgetCalls() {
   $('calls').replaceChildren();
   journal.rows.clear();
-  journal.expanded.clear();
   journal.lastBody = null;
   journal.etag = null;
 }
@@ -89,10 +93,7 @@ export function clearJournal() {
 function onFilterChange() {
   journal.filters.status = $('filter-status').value;
   journal.filters.event_type = $('filter-event').value;
-  journal.lastBody = null;
-  journal.etag = null;
-  $('calls').replaceChildren();
-  journal.rows.clear();
+  forgetCalls();
   pollNow();
 }
 
@@ -169,17 +170,11 @@ function buildCall(call) {
 function toggleCall(id, article) {
   var row = journal.rows.get(id);
   var details = article.querySelector('.call-details');
-  var button = article.querySelector('.call-summary');
-  if (journal.expanded.has(id)) {
-    journal.expanded.delete(id);
-    details.hidden = true;
-    button.setAttribute('aria-expanded', 'false');
-  } else {
-    journal.expanded.add(id);
-    if (!details.firstChild && row) fillDetails(details, row.call);
-    details.hidden = false;
-    button.setAttribute('aria-expanded', 'true');
-  }
+  var open = !journal.expanded.has(id);
+  if (open) journal.expanded.add(id); else journal.expanded.delete(id);
+  if (open && !details.firstChild && row) fillDetails(details, row.call);
+  details.hidden = !open;
+  article.querySelector('.call-summary').setAttribute('aria-expanded', String(open));
 }
 
 function replayCall(call, button) {

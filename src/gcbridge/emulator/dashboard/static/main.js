@@ -4,11 +4,6 @@
  * dependency, nothing loaded from elsewhere: every module is served from /dashboard/ under the
  * page's CSP (script-src 'self').
  *
- * The parts: api.js (API client, token), signin.js (sign-in and sign-out), site-panel.js (site,
- * webhook configuration, secret, widget links), event-sender.js (the test-event sender and its
- * schema check), catalog.js (the event catalog), journal.js and attempts.js (the delivery
- * journal), clock.js (the emulator's clock and its controls), dom.js and time.js (shared helpers).
- *
  * Rules kept throughout:
  * - Untrusted text (comment content, receiver responses, headers, URLs) reaches the DOM through
  *   textContent only; no innerHTML anywhere. Links get an href only after an http(s) check.

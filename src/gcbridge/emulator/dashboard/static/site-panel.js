@@ -70,17 +70,11 @@ function renderSecret() {
   var code = $('webhook-secret');
   var button = $('reveal-secret');
   var secret = panel.config && panel.config.secret;
-  if (panel.secretShown && secret) {
-    code.textContent = secret;
-    code.setAttribute('data-revealed', 'true');
-    button.textContent = 'Hide';
-    button.setAttribute('aria-pressed', 'true');
-  } else {
-    code.textContent = '••••••••••••';
-    code.setAttribute('data-revealed', 'false');
-    button.textContent = 'Reveal';
-    button.setAttribute('aria-pressed', 'false');
-  }
+  var shown = !!(panel.secretShown && secret);
+  code.textContent = shown ? secret : '••••••••••••';
+  code.setAttribute('data-revealed', String(shown));
+  button.textContent = shown ? 'Hide' : 'Reveal';
+  button.setAttribute('aria-pressed', String(shown));
 }
 
 function toggleSecret() {
