@@ -1,25 +1,11 @@
 """Desktop mode: a pywebview window (Qt backend) that behaves like a native app.
 
-Why this layout. The service loads the widget in a *standalone* WebView: the widget is
-the top-level document, with no iframe and no embed script, and the app talks to it
-only through injected JavaScript (App -> Web) and the bridge's transport (Web -> App).
-So the window's one WebView loads gc_url + api_public_key directly, and the app's own
-UI is what a native app would use: native widgets around the WebView. On the Qt
-backend pywebview's window is a ``QMainWindow`` (``window.native``) whose central
-widget is the WebView; the demo adds a ``QToolBar`` (the app bar: pick a demo user,
-sign in, sign out, the app's login state) and a ``QDockWidget`` (the side panel: the
-live timeline of bridge messages, ssoData fetches and injections, verified webhook
-deliveries; :mod:`.qtchrome`). An app-shell *page* hosting the widget in an iframe, or
-an overlay drawn into the widget's document, would each test something other than what
-apps ship.
-
-The bridge goes in the Android way: on every page-finished (pywebview's ``loaded``
-event) the app evaluates bridge.js with ``evaluate_js``, and bridge.js forwards the
-widget's messages through ``window.pywebview.api.gc_bridge_message``, which the demo
-defines over a QWebChannel object of its own (no pywebview ``js_api``: see
-:data:`PYWEBVIEW_TRANSPORT_JS`). The profile is persistent (``private_mode=False``,
-``storage_path=<absolute data dir>/webview``), so the widget's session survives a
-relaunch as in a real app.
+The widget is the window's top-level document (a standalone WebView, no iframe, no
+overlay: anything else would test something other than what apps ship), with native Qt
+widgets around it (:mod:`.qtchrome`); bridge.js goes in the Android way, on every page
+finished (docs/guides/demo.md, "Two modes, two platforms' timing"), and forwards over a
+QWebChannel object of the demo's own (no pywebview ``js_api``: see
+:data:`PYWEBVIEW_TRANSPORT_JS`). The profile is persistent, so the session survives a relaunch.
 
 Threads: Qt owns the main thread; all app logic runs on one "app thread" (an
 executor), because ``evaluate_js`` blocks until the GUI thread answers and must never
