@@ -97,11 +97,7 @@ class Rename(BaseModel):
 def create_app(
     sso_secret: str | list[str], users: UserDirectory | None = None, *, clock: Any = None
 ) -> FastAPI:
-    """The FastAPI app of the sample backend; ``sso_secret`` is the site's SSO secret.
-
-    ``clock`` (a :class:`gcbridge.clock.Clock`) times the ssoData it signs; the system's
-    by default.
-    """
+    """The FastAPI app of the sample backend; ``sso_secret`` is the site's SSO secret."""
     from gcbridge.sso import SsoIssuer
     from gcbridge.sso.fastapi import sso_router
 

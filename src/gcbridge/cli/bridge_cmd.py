@@ -1,4 +1,4 @@
-"""``gcbridge bridge``: print bridge.js, its version or its sha256, or write the RN kit."""
+"""``gcbridge bridge``: print bridge.js, its version or sha256, or write the React Native kit."""
 
 from __future__ import annotations
 

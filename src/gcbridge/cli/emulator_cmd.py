@@ -281,9 +281,7 @@ def _run(args: argparse.Namespace, stack: Any) -> int:
 def prepare(args: argparse.Namespace, stack: Any, *, announce: bool) -> tuple[Any, Any, Any]:
     """Check the options, bind, build the settings and the app: ``(socket, settings, app)``.
 
-    ``announce`` prints the sites' lines (``gcbridge emulator``; ``exec`` passes the
-    credentials to its command instead). The data dir of ``--ephemeral`` is removed
-    when ``stack`` closes.
+    ``announce`` prints the sites' lines (``exec`` passes the credentials to its command).
     """
     import dataclasses
 

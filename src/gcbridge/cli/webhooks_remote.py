@@ -197,9 +197,7 @@ class EmulatorClient:
     def find_call(self, id_or_prefix: str, *, max_pages: int = 50) -> dict[str, Any]:
         """The call whose id is ``id_or_prefix``, or the one call whose id starts with it.
 
-        A trailing ``…`` (as tables show shortened ids) is ignored. Reasons:
-        ``call_not_found``, ``ambiguous_id`` (the candidates are named), ``usage``
-        (a prefix shorter than :data:`MIN_PREFIX`).
+        A trailing ``…`` (as tables show shortened ids) is ignored.
         """
         wanted = id_or_prefix.strip().rstrip("…").rstrip(".").lower()
         if len(wanted) < MIN_PREFIX:

@@ -1,7 +1,8 @@
 """``gcbridge webhooks trigger | calls | replay``: drive a running emulator's webhooks.
 
 The account token comes from ``--token-env VAR``: it never appears in shell history or
-``ps``. Everything printed from the emulator is escaped (see ``printable``).
+``ps``. Exit codes: 0 done, 1 the delivery failed or the emulator refused, 2 the emulator
+cannot be reached. Everything printed from the emulator is escaped (see ``printable``).
 """
 
 from __future__ import annotations

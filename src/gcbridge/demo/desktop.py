@@ -49,14 +49,11 @@ _PROBE = (
     "print('ok')\n"
 )
 
-# pywebview builds ``window.pywebview.api`` with ``new Function`` (its api.js) and
-# returns every call's result with ``eval``; a page whose Content-Security-Policy lacks
-# 'unsafe-eval' (the widget's) refuses both ("Uncaught EvalError" on stderr), so the
-# demo gives pywebview no ``js_api`` at all. This defines
-# ``window.pywebview.api.gc_bridge_message`` without eval, over the same Qt WebChannel
-# pywebview uses, to a native object of ours (``gcBridgeNative``).
-# It runs through runJavaScript, which the page's CSP does not govern (like Android's
-# evaluateJavascript). Messages sent before the channel opens are queued, in order.
+# ``window.pywebview.api.gc_bridge_message`` without pywebview's ``js_api`` (its ``new
+# Function`` and ``eval`` are refused by the widget's CSP: see gcbridge.demo.qtlog), over
+# pywebview's Qt WebChannel to a native object of ours (``gcBridgeNative``). Run through
+# runJavaScript, which the page's CSP does not govern; messages before the channel opens
+# are queued, in order.
 PYWEBVIEW_TRANSPORT_JS = """
 (function () {
   var pv = window.pywebview = window.pywebview || {};
@@ -242,8 +239,7 @@ def run_desktop(
         if app is not None:
             executor.submit(app.on_bridge_message, raw)
 
-    # no js_api (its methods are built with new Function, which the widget's CSP
-    # refuses); text_select=True, as pywebview's user-select:none is an inline <style>
+    # no js_api, text_select=True: both refused by the widget's CSP (gcbridge.demo.qtlog)
     window: Any = webview.create_window(
         "gc-bridge demo — a native app with the comment widget",
         widget_url,

@@ -93,11 +93,7 @@ def _write_new(target: Path, data: bytes) -> None:
 
 
 def copy(directory: Path, *, force: bool = False) -> list[Path]:
-    """Copy the vector files into ``directory``; the paths written.
-
-    Raises :class:`VectorsCopyError`: files already there need ``force``, and a
-    symbolic link in their place is refused even then.
-    """
+    """Copy the vector files into ``directory``; the paths written (:func:`_plan_copy`)."""
     written = []
     for name, target in _plan_copy(directory, force=force):
         try:

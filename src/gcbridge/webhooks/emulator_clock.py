@@ -2,9 +2,10 @@
 
 A delivery carries the emulator's time in ``X-Webhook-Timestamp``: a receiver on this clock
 judges freshness as production judges on the service's (docs/reference/emulator-control.md,
-"Python"; docs/how-to/test-receiver-retries.md). ``now()`` reads on every call by default
-because an advance can move the emulator's clock at any moment, and a value read before the
-jump would refuse its deliveries. Standard library only: the SDK installs without extras.
+"Python"; docs/how-to/test-receiver-retries.md). ``now()`` reads ``GET /_emulator/health``
+(no token: health carries no secret) on every call by default, because an advance can move
+the emulator's clock at any moment, and a value read before the jump would refuse its
+deliveries. Standard library only: the SDK installs without extras.
 """
 
 from __future__ import annotations
