@@ -1,15 +1,10 @@
 """Ships ``bridge.js``: its text, version and sha256.
 
-``bridge/bridge.js`` in the repository is the single source. Wheels carry it as
-package data next to this module (hatch ``force-include``); editable installs
-and source checkouts read the repository's copy. Apps pin the version and the
-sha256 printed by ``gcbridge bridge --version`` / ``--sha256``.
-
-A React Native app ships bridge.js inside a TypeScript module (``bridgeSource.ts``:
-``BRIDGE_SOURCE`` as a JSON string literal, with ``BRIDGE_VERSION`` and ``BRIDGE_SHA256``).
-:func:`typescript_module` writes that module (``gcbridge bridge --print --format ts``) and
-:func:`load` / :func:`bridge_text` read bridge.js back out of it, checking its pin, so that the
-harness runs on exactly what the app ships.
+``bridge/bridge.js`` in the repository is the single source: wheels carry it as package
+data next to this module, checkouts read the repository's copy. A React Native app ships
+it inside ``bridgeSource.ts`` (:func:`typescript_module`); :func:`load` and
+:func:`bridge_text` read it back out, checking its pin, so that the harness runs on
+exactly what the app ships.
 """
 
 from __future__ import annotations

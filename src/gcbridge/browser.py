@@ -1,20 +1,9 @@
-"""Find a Chromium that Playwright can drive.
+"""Find a Chromium that Playwright can drive (Playwright cannot always download its own).
 
-Playwright cannot always download its own browsers (CI behind a registry-only
-proxy, distro packaging). Discovery order:
-
-1. the ``GC_BROWSER`` environment variable (or an explicit path),
-2. a Playwright-managed Chromium, if one is installed,
-3. a system Chromium: ``/usr/lib/chromium/chromium`` (Debian's binary, without
-   the noisy wrapper), then ``chromium``, ``chromium-browser``, ``google-chrome``
-   on ``PATH``,
-
-else :class:`BrowserNotFound` whose message names the install step.
-
-A headless run (the harness, the headless demo) launches what Playwright itself
-launches headless, the *headless shell* (:func:`find_headless_chromium`): the
-same Blink and V8 without the browser's windows, about 40% less CPU per page
-load here. The full Chromium stays for what only it has (the back-forward cache).
+Order: ``GC_BROWSER`` (or an explicit path), a Playwright-managed Chromium, then a system
+Chromium; else :class:`BrowserNotFound` naming the install step. Headless runs launch the
+*headless shell* (:func:`find_headless_chromium`): about 40% less CPU per page load; the full
+Chromium stays for what only it has (the back-forward cache).
 """
 
 from __future__ import annotations

@@ -1,20 +1,12 @@
 """What Playwright's client logs while its driver dies, once the user asked for a stop.
 
-A terminal's Ctrl-C reaches Playwright's driver too (it is in the command's process
-group), and lands in Playwright's own event loop as well. What follows is expected and
-says nothing to the user, who asked for the stop:
-
-- the read error of the dead driver's pipe, kept in a future nobody awaits, which
-  asyncio reports as "Future exception was never retrieved ... Connection closed while
-  reading" when the future is collected;
-- the ``KeyboardInterrupt`` that ended Playwright's connection task, reported as "Task
-  exception was never retrieved" when that task is collected;
-- messages the driver sent as it died, naming objects already gone, which Playwright's
-  connection logs as "Error occurred in event listener".
-
+A terminal's Ctrl-C reaches Playwright's driver too (same process group) and its event
+loop. What follows says nothing to the user, who asked for the stop: "Future exception
+was never retrieved ... Connection closed while reading", "Task exception was never
+retrieved" (the ``KeyboardInterrupt`` that ended the connection task), and "Error occurred
+in event listener" (messages naming objects already gone).
 :func:`quiet_dead_driver_after_stop` drops those records, and only once ``stopped()``
-says a stop was asked; every other record passes. The headless demo and ``gcbridge
-harness run`` use it.
+says a stop was asked; every other record passes.
 """
 
 from __future__ import annotations

@@ -2,13 +2,7 @@
 
 Each domain has one tree under :class:`GcBridgeError`, and every error carries a
 string ``reason`` code so that callers and tests branch on ``exc.reason``, never
-on message text::
-
-    GcBridgeError
-     +-- gcbridge.sso.SsoError            (SsoInvalid, SsoExpired)
-     +-- gcbridge.webhooks.WebhookError   (WebhookVerificationError, ...)
-     +-- gcbridge.emulator.EmulatorError  (ConfigError, ReceiverRefused, ...)
-     +-- gcbridge.browser.BrowserNotFound
+on message text.
 """
 
 from __future__ import annotations

@@ -1,19 +1,12 @@
 """Ships the React Native kit: ``gcbridge bridge --kit react-native DIR`` writes its npm tarball.
 
-The kit (``bridge/platforms/react-native``) is on no registry. Wheels carry its package
-files as package data (``gcbridge/kits/react-native``: ``package.json``, ``README.md``,
-the app-side protocol table and ``src/``, hatch ``force-include``); editable installs and
-checkouts read the repository's copy. :func:`write_tarball` packs them as ``npm pack``
-does (every entry under ``package/``, the ``files`` of ``package.json`` plus
-``package.json`` and the README, regular files only, a fixed time stamp), in pure
-Python: no node on the user's machine.
-
-What differs from the ``npm pack`` of a checkout: no compiled ``build/`` (that needs the
-kit's ``tsc``). The packed ``package.json`` points ``main``, ``types`` and ``exports`` at
-the TypeScript sources instead (:func:`source_manifest`), which Metro compiles and
-TypeScript reads, so the app installs and type-checks it as it is. The component uses
-the ``src/bridgeSource.ts`` inside the installed package: that is the file to run the
-harness on (:data:`SHIPPED_BRIDGE`).
+The kit is on no registry. Wheels carry its package files as package data
+(``gcbridge/kits/react-native``); checkouts read the repository's copy. :func:`write_tarball`
+packs them as ``npm pack`` does, in pure Python: no node on the user's machine. Unlike the
+``npm pack`` of a checkout there is no compiled ``build/``: the packed ``package.json``
+points at the TypeScript sources (:func:`source_manifest`), which Metro compiles and
+TypeScript reads; the harness runs on the installed ``src/bridgeSource.ts``
+(:data:`SHIPPED_BRIDGE`).
 """
 
 from __future__ import annotations

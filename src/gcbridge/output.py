@@ -1,19 +1,12 @@
 """Standard output that cannot be written: closed (``| head``) or full (``/dev/full``).
 
-A command printing into a pipe whose reader has gone gets ``BrokenPipeError``; into a
-full device, ``OSError(ENOSPC)``. Either may land in any ``print`` or only in the last
-flush at exit, where Python prints "Exception ignored ... BrokenPipeError". The entry
-points (``gcbridge``, ``python -m gcbridge.vectors``) run their command through
+Either error may land in any ``print`` or only in the last flush at exit ("Exception
+ignored ... BrokenPipeError"). The entry points run their command through
 :func:`watched_stdout`, flush inside the command's time, and let
-:meth:`OutputWatch.answer` turn such an error into its answer:
-
-- a closed pipe: nothing printed (the reader has what it wanted, as with any Unix
-  tool), exit :data:`CLOSED_STATUS`, 128 + SIGPIPE;
-- any other write error (a full disk): one line on stderr with the reason
-  ``output_unwritable``, exit 1.
-
-Either way standard output is then pointed at the null device, so that the flush at
-exit has nothing left to fail on.
+:meth:`OutputWatch.answer` answer: a closed pipe prints nothing and exits
+:data:`CLOSED_STATUS` (as any Unix tool), any other write error is one line
+``output_unwritable``, exit 1. Standard output then points at the null device, so the
+flush at exit has nothing left to fail on.
 """
 
 from __future__ import annotations

@@ -1,21 +1,10 @@
 """A sample customer backend: the app's own users, and ``GET /sso-data`` for the signed-in one.
 
-This is the server side an app team writes (docs/explanation/service.md): the app signs its
-user in with its own authentication (here ``Authorization: Bearer <app token>``
-for a small directory of users) and fetches fresh ssoData from this backend
-right before each injection. The ssoData is issued by
-:class:`gcbridge.sso.SsoIssuer` behind :func:`gcbridge.sso.fastapi.sso_router`.
-
-Routes:
-
-- ``GET /sso-data``          ``{"ssoData": ...}`` for the signed-in app user (not cacheable)
-- ``GET /me``                the signed-in app user
-- ``PUT /me/username``       ``{"username"}``: the app's resolution of a gc-sso-conflict
-- ``GET /healthz``
-
-The harness (``gcbridge_harness.world.backend``) and the demo both run it, with
-:func:`running_backend` or :func:`create_app`; it belongs to neither. ``DEMO_USERS``
-are the fixed users of the demo.
+The server side an app team writes (docs/explanation/service.md): the app signs its user in
+with its own authentication (here ``Authorization: Bearer <app token>``) and fetches fresh
+ssoData from ``GET /sso-data`` (:func:`gcbridge.sso.fastapi.sso_router`) right before each
+injection. The harness and the demo both run it (:func:`running_backend`,
+:func:`create_app`); it belongs to neither. ``DEMO_USERS`` are the fixed users of the demo.
 """
 
 from __future__ import annotations
@@ -108,11 +97,7 @@ class Rename(BaseModel):
 def create_app(
     sso_secret: str | list[str], users: UserDirectory | None = None, *, clock: Any = None
 ) -> FastAPI:
-    """The FastAPI app of the sample backend; ``sso_secret`` is the site's SSO secret.
-
-    ``clock`` (a :class:`gcbridge.clock.Clock`) times the ssoData it signs; the system's
-    by default.
-    """
+    """The FastAPI app of the sample backend; ``sso_secret`` is the site's SSO secret."""
     from gcbridge.sso import SsoIssuer
     from gcbridge.sso.fastapi import sso_router
 

@@ -1,8 +1,7 @@
 """Run an ASGI app on loopback in a background thread (uvicorn).
 
-Used by the emulator fixture of the harness, the demo, ``gcbridge webhooks
-listen`` and the tests. The socket is bound *before* the app is built so that
-the app can know its own port (the emulator puts it in gc_url)::
+The socket is bound *before* the app is built so that the app can know its own port
+(the emulator puts it in gc_url)::
 
     with BackgroundServer(lambda port: create_app(settings_for(port))) as srv:
         httpx.get(srv.url + "/healthz")

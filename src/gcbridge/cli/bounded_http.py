@@ -2,13 +2,8 @@
 
 httpx's timeouts bound each network operation, so a server that trickles one byte
 every few seconds never trips them; :func:`bounded_request` bounds the whole
-exchange (connect, headers, body) with one deadline, and refuses an answer larger
-than ``max_bytes`` (announced by ``Content-Length`` or read so far) without
+exchange with one deadline, and refuses an answer larger than ``max_bytes`` without
 reading the rest. Redirects are never followed here: callers decide.
-
-::
-
-    HttpProblem      reason: unreachable | timeout | too_large
 """
 
 from __future__ import annotations

@@ -1,12 +1,4 @@
-"""``gcbridge bridge``: print bridge.js, its version or its sha256.
-
-Apps copy and pin the script with it::
-
-    gcbridge bridge --print > App/Resources/gc-bridge.js
-    gcbridge bridge --sha256            # the pin to check at load time
-    gcbridge bridge --print --format ts > src/gc-comments/bridgeSource.ts   # React Native
-    gcbridge bridge --kit react-native .   # the React Native kit's npm tarball (npm install it)
-"""
+"""``gcbridge bridge``: print bridge.js, its version or sha256, or write the React Native kit."""
 
 from __future__ import annotations
 

@@ -1,13 +1,8 @@
 """``gcbridge emulator``: run the local stand-in for the commenting service.
 
-Prints the generated demo site's credentials the first time (local development
-credentials, also saved in the data dir), then exactly one line
-``gcbridge emulator ready on http://HOST:PORT`` once requests are accepted, so
-scripts and CI can wait for it (or run ``gcbridge emulator ready``). ``--port 0``
-picks a free port and prints it. A busy port is one line naming the process that
-holds it; nothing is written to the data dir before the port is bound. Ctrl-C,
-SIGTERM or SIGHUP (a closed terminal) shuts down cleanly with one line (exit status
-130 / 143 / 129), the data dir of ``--ephemeral`` removed.
+Prints exactly one line ``gcbridge emulator ready on http://HOST:PORT`` once requests are
+accepted (docs/reference/emulator-control.md). Nothing is written to the data dir before
+the port is bound.
 """
 
 from __future__ import annotations
@@ -286,9 +281,7 @@ def _run(args: argparse.Namespace, stack: Any) -> int:
 def prepare(args: argparse.Namespace, stack: Any, *, announce: bool) -> tuple[Any, Any, Any]:
     """Check the options, bind, build the settings and the app: ``(socket, settings, app)``.
 
-    ``announce`` prints the sites' lines (``gcbridge emulator``; ``exec`` passes the
-    credentials to its command instead). The data dir of ``--ephemeral`` is removed
-    when ``stack`` closes.
+    ``announce`` prints the sites' lines (``exec`` passes the credentials to its command).
     """
     import dataclasses
 

@@ -1,24 +1,7 @@
 """``gcbridge emulator exec [emulator options] -- CMD [ARG...]``: one command for any CI.
 
-Starts an emulator (a free port unless ``--port``), waits until it accepts
-requests, runs CMD with the emulator's address, its admin token and the first
-site's credentials in the environment, stops the emulator, and exits with CMD's
-exit status (128 + N if a signal N ended it)::
-
-    gcbridge emulator exec --clock manual --ephemeral --allow-private-receivers -- npm test
-
-The variables (docs/reference/emulator-control.md): ``GC_EMULATOR_URL``,
-``GC_EMULATOR_ADMIN_TOKEN``, ``GC_WEBSITE_ID``, ``GC_SHORTNAME``, ``GC_ACCOUNT_TOKEN``,
-``GC_SSO_PUBLIC_KEY``, ``GC_SSO_SECRET``. They are local test credentials and are passed
-only to CMD, never printed.
-
-CMD runs in a process group of its own, so a stop reaches everything CMD started,
-not CMD alone: a Ctrl-C, SIGTERM or SIGHUP (taken as a SIGTERM) to exec is passed
-on to that whole group; exec waits for CMD to stop (then SIGTERMs the group, then
-kills it), gives CMD's leftover children the same time, stops the emulator, removes
-the ``--ephemeral`` data dir and exits 130 / 143 / 129. In a terminal, CMD's group
-gets the terminal while it runs (as a shell gives it to a job): a Ctrl-C then
-reaches CMD and its children directly, and exec exits with CMD's status.
+What CMD gets (local test credentials, passed only to CMD, never printed) and how a stop
+reaches CMD's process group: docs/reference/emulator-control.md, "`gcbridge emulator exec`".
 """
 
 from __future__ import annotations

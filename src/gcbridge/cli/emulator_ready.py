@@ -1,12 +1,6 @@
 """``gcbridge emulator ready``: wait until an emulator answers, for scripts and CI.
 
-    gcbridge emulator --port 8000 &
-    gcbridge emulator ready --url http://127.0.0.1:8000 --timeout 30
-
-Polls ``GET /healthz`` until it answers 200 (exit 0, one line), or gives up after
-``--timeout`` seconds (exit 1, one line saying what did not answer). Needs no
-extra: the standard library's HTTP client only. Once ready, the emulator has
-written its demo site (``demo-site.json``) and accepts requests.
+Needs no extra: the standard library's HTTP client only.
 """
 
 from __future__ import annotations

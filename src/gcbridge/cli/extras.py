@@ -1,14 +1,7 @@
 """Which extra each command needs, and the exact pip command when it is missing.
 
-``gcbridge sso`` and ``gcbridge bridge`` run on the base install (the SDKs);
-``gcbridge emulator``, ``webhooks listen`` and ``demo`` need an extra. Checked
-before anything heavy is imported, so a missing extra is one line and exit 2::
-
-    gcbridge: error [missing_extra]: gcbridge emulator needs the [emulator] extra
-    (uvicorn is not installed); install it with:
-    /venv/bin/python -m pip install 'gc-bridge[emulator]'     (all on one line)
-
-The pip command names what this copy was installed from: the checkout
+Checked before anything heavy is imported, so a missing extra is one line and exit 2. The
+pip command names what this copy was installed from: the checkout
 (``-e "/path/to/checkout[emulator]"``), the wheel file, or the distribution name.
 """
 

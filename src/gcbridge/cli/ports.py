@@ -1,9 +1,5 @@
 """Bind a command's listening port, or say in one line who holds it and what to do.
 
-    gcbridge: error [port_in_use]: port 8000 on 127.0.0.1 is already in use by pid 4242
-    (gcbridge emulator --port 8000); stop it, or choose another port with --port N
-    (0 picks a free one)                                        (all on one line)
-
 Where the OS tells (Linux: ``/proc/net/tcp*`` maps the port to a socket inode,
 ``/proc/PID/fd`` maps the inode to a process we may inspect), the holder is
 named; otherwise the line says so.

@@ -1,16 +1,10 @@
 """``gcbridge sso check``: fetch the team's own ``/sso-data`` as the app would, judge it.
 
-The HTTP side lives here (httpx, imported when the command runs); the judgement
-is :func:`gcbridge.sso.diagnose.diagnose_answer`. Redirects are followed by hand
-(at most five) so that every ``Location`` on the way is checked for a leaked token,
-and the request headers (the app's session: credentials) are sent only to the
-checked URL's own origin, never to the origin a redirect points at. Every request
-has a total deadline (``--timeout``) and the answer a size cap.
-
-Exit 0: valid; 1: problems (one line each, reason first, with a fix); 2: the
-endpoint cannot be reached, or a usage error. Neither the token, the secret nor a
-header value is ever printed; everything the server supplied is escaped, in the
-text and in the ``--json`` output alike.
+Redirects are followed by hand (at most five) so that every ``Location`` on the way is
+checked for a leaked token, and the request headers (the app's session: credentials) are
+sent only to the checked URL's own origin, never to the origin a redirect points at.
+Neither the token, the secret nor a header value is ever printed; everything the server
+supplied is escaped, in the text and in the ``--json`` output alike.
 """
 
 from __future__ import annotations

@@ -1,15 +1,9 @@
 """``gcbridge sso issue | verify | check``: mint and check ssoData, and a live endpoint.
 
-The secret is read only from an environment variable (``--secret-env VAR``), so
-it never lands in shell history or the process list. ``issue`` refuses a secret
-under 16 bytes (reason ``weak_secret``). ``verify`` prints the user as JSON on
-stdout (exit 0), or ``invalid: <reason> (...)`` on stderr (exit 1), with a hint
-when the token's timestamp is in milliseconds (ssoData carries Unix seconds).
-Credentials stay out of argv, where ``ps`` and the shell history show them:
-``verify`` reads the token from ``--token-env VAR`` or stdin (a token given as an
-argument still works, with a warning: ssoData lives five minutes), and ``check``
-takes the app's session from ``--header-env VAR`` or ``--headers-stdin`` (a
-credential header in ``--header`` is refused, ``credential_in_argv``).
+Credentials stay out of argv, where ``ps`` and the shell history show them: the secret
+only from ``--secret-env VAR``, the token from ``--token-env VAR`` or stdin (as an
+argument with a warning), the app's session from ``--header-env VAR`` or
+``--headers-stdin`` (a credential header in ``--header`` is ``credential_in_argv``).
 """
 
 from __future__ import annotations

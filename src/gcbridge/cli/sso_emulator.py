@@ -1,11 +1,7 @@
 """``gcbridge sso check --emulator URL``: try the fetched ssoData on the emulator's login.
 
-The check of :mod:`gcbridge.sso.diagnose` judges the token as the service's rules
-say; the emulator goes one step further and signs the user in, exactly as the
-widget would (``POST /api/pub/sso/login``), so a team sees the service's own
-refusals too: an unknown public key, a username held by another user
-(``username_conflict``), a username with invisible characters. The session token
-the emulator answers with is never printed.
+It signs the user in as the widget would (``POST /api/pub/sso/login``), so a team sees
+the service's own refusals too. The session token the emulator answers is never printed.
 """
 
 from __future__ import annotations

@@ -1,11 +1,7 @@
 """Blame a mistyped option, not the sub-command that swallowed its value.
 
-``gcbridge emulator --prot 8000`` used to end "argument ready: invalid choice:
-'8000'": argparse set ``--prot`` aside as unknown and offered ``8000`` to the
-optional ``ready`` sub-command. :func:`blame_unknown_options` makes such a
-parser name the unknown option instead, with the closest known one::
-
-    gcbridge emulator: error: unrecognized arguments: --prot (did you mean --port?)
+Without it ``gcbridge emulator --prot 8000`` ends "argument ready: invalid choice: '8000'"
+(argparse offered ``8000`` to the optional ``ready`` sub-command).
 """
 
 from __future__ import annotations

@@ -1,10 +1,5 @@
 """``gcbridge webhooks listen | sign | verify | schema | trigger | calls | replay | delivery-log``.
 
-``trigger``, ``calls`` and ``replay`` drive a running emulator
-(:mod:`gcbridge.cli.webhooks_remote_cmd`); ``schema`` prints the JSON Schemas
-(:mod:`gcbridge.cli.webhooks_schema_cmd`); ``delivery-log init`` sets up a shared
-log (:mod:`gcbridge.cli.webhooks_log_cmd`).
-
 The secret comes from ``--secret-env VAR`` (preferred: it stays out of shell
 history and ``ps``) or, for ``listen`` during development, ``--secret``.
 """

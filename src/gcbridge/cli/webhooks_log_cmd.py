@@ -1,12 +1,6 @@
 """``gcbridge webhooks delivery-log init URL``: set up a shared delivery log for receivers.
 
-PostgreSQL: creates the tables (once, idempotent) as the role in URL, which
-should own them, and with ``--grant ROLE`` lets the receivers' role use them
-with DML rights only; ``--print-sql`` prints the same SQL for an owner to run
-(``psql -f``) instead. SQLite: creates the file (0600) and its tables. Redis
-needs no set-up: the command only checks that the server answers.
-
-URLs can hold passwords: they are never printed.
+docs/how-to/share-delivery-log.md. URLs can hold passwords: they are never printed.
 """
 
 from __future__ import annotations

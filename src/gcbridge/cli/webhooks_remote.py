@@ -1,20 +1,9 @@
 """An HTTP client of a running emulator's webhook routes (``webhooks trigger|calls|replay``).
 
-Only the emulator's public routes are used: ``GET /api/dashboard/site``
-(the site of the account token), ``POST /api/pub/auth/register`` (a throw-away test
-user), the comment and moderation routes (which fire the events), ``GET
-/webhook/website/{id}/calls`` and ``POST /webhook/call/{id}/replay``. The SDKs do
-not depend on this module; it needs httpx (the ``emulator`` extra).
-
-The client does not trust its server: every request has a total deadline
-(``timeout``, however slowly the answer trickles in), an answer larger than
-:data:`MAX_ANSWER_BYTES` is refused unread, and an answer of the wrong shape
-(``{"calls": "abc"}``, a replay answer without ``call``) is a ``bad_answer``,
-never a traceback.
-
-Errors are :class:`RemoteError` with a reason: ``unreachable`` (exit 2 in the
-CLI), ``bad_token``, ``wrong_site``, ``api_error``, ``bad_answer``, ``timeout``,
-``too_large``, ``call_not_found``, ``ambiguous_id``.
+Only the emulator's public routes are used; it needs httpx (the ``emulator`` extra). The
+client does not trust its server: every request has a total deadline (``timeout``, however
+slowly the answer trickles in), an answer larger than :data:`MAX_ANSWER_BYTES` is refused
+unread, and an answer of the wrong shape is a ``bad_answer``, never a traceback.
 """
 
 from __future__ import annotations
@@ -208,9 +197,7 @@ class EmulatorClient:
     def find_call(self, id_or_prefix: str, *, max_pages: int = 50) -> dict[str, Any]:
         """The call whose id is ``id_or_prefix``, or the one call whose id starts with it.
 
-        A trailing ``…`` (as tables show shortened ids) is ignored. Reasons:
-        ``call_not_found``, ``ambiguous_id`` (the candidates are named), ``usage``
-        (a prefix shorter than :data:`MIN_PREFIX`).
+        A trailing ``…`` (as tables show shortened ids) is ignored.
         """
         wanted = id_or_prefix.strip().rstrip("…").rstrip(".").lower()
         if len(wanted) < MIN_PREFIX:

@@ -1,11 +1,8 @@
 """``gcbridge webhooks trigger | calls | replay``: drive a running emulator's webhooks.
 
-Every command takes ``--emulator URL`` (default ``http://127.0.0.1:8000``),
-``--website-id ID`` and ``--token-env VAR`` (the environment variable holding the
-site's account token: it never appears in shell history or ``ps``). ``replay`` needs
-no ``--website-id``: an account token belongs to one site, which is the call's. Exit codes:
-0 done, 1 the delivery failed or the emulator refused, 2 the emulator cannot be
-reached. Everything printed from the emulator is escaped (see ``printable``).
+The account token comes from ``--token-env VAR``: it never appears in shell history or
+``ps``. Exit codes: 0 done, 1 the delivery failed or the emulator refused, 2 the emulator
+cannot be reached. Everything printed from the emulator is escaped (see ``printable``).
 """
 
 from __future__ import annotations

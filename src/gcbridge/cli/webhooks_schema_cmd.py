@@ -1,10 +1,6 @@
 """``gcbridge webhooks schema [EVENT_TYPE]``: print a delivery body's JSON Schema.
 
-The schema is draft 2020-12 and self-contained (``$defs`` inline), made from the
-receiver SDK's models (:mod:`gcbridge.webhooks.event_schemas`); without EVENT_TYPE,
-the schema of any delivery body (``oneOf`` the event types, told apart by ``event_type``).
-Needs nothing beyond the SDK (no FastAPI). An unknown type is a usage error (exit 2)
-naming the known ones.
+Needs nothing beyond the SDK (no FastAPI).
 """
 
 from __future__ import annotations

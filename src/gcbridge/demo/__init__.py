@@ -1,13 +1,8 @@
-"""``gcbridge demo``: the whole loop on one machine, in a minute.
+"""``gcbridge demo``: the whole loop on one machine, in a minute (docs/guides/demo.md).
 
-It starts the emulator and a sample customer backend on loopback (:mod:`.stack`),
-then runs a small native app (:mod:`.app`) around the widget, either in a pywebview
-Qt window (:mod:`.desktop`) or, without a display, in headless Chromium
-(:mod:`.headless`). Both print the same timeline (:mod:`.timeline`) and can run the
-same scripted flow (:mod:`.flow`)::
-
-    gcbridge demo                                 # window (or headless timeline) until Ctrl-C
-    gcbridge demo --headless --exit-after-flow    # CI: exit 0 only if every step happened
+The emulator and a sample backend (:mod:`.stack`), a small native app (:mod:`.app`) in a Qt
+window (:mod:`.desktop`) or headless Chromium (:mod:`.headless`), one timeline
+(:mod:`.timeline`) and one scripted flow (:mod:`.flow`).
 """
 
 from typing import Any

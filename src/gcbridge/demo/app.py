@@ -2,14 +2,11 @@
 
 :class:`DemoApp` is host-agnostic: the Qt window and headless Chromium each give it a
 :class:`WebViewHost` (``evaluate_js``) and call :meth:`DemoApp.page_finished` and
-:meth:`DemoApp.on_bridge_message`. Like a real app, all of it runs on one "app
-thread" that the host chooses; it never blocks a GUI thread.
+:meth:`DemoApp.on_bridge_message`, on one "app thread" the host chooses.
 
-The bridge is installed the Android way: ``bridge.js`` evaluated once the page has
-finished loading. By then the widget's ``gc-ready`` has usually fired unseen, so,
-as on Android, the app also injects fresh ssoData right after installing the bridge
-when its own user is signed in, and again on every forwarded ``gc-ready`` /
-``gc-loaded`` / ``gc-sso-auth`` and on every change of its own login state.
+Installed after page finished, the bridge has usually missed ``gc-ready``: so, as on
+Android, the app injects fresh ssoData right after installing it when its user is signed
+in, and again on every ``gc-ready`` / ``gc-loaded`` / ``gc-sso-auth`` and login change.
 ssoData is fetched fresh from the backend each time and never logged or put in a URL.
 """
 

@@ -1,19 +1,13 @@
 """The sample customer backend of the demo: app sign-in, ssoData, webhook receiver.
 
-It is the sample backend (:mod:`gcbridge.sample_backend`, which the harness runs too: the
-app's users behind ``Authorization: Bearer <app token>``, and ``GET /sso-data`` from
-:func:`gcbridge.sso.fastapi.sso_router`), reused as is, plus two routes the demo needs:
+It is :mod:`gcbridge.sample_backend` as is, plus two routes the demo needs:
 
 - ``POST /app/login {"username"}`` -> ``{"token", "user"}``: the app's own sign-in.
   The demo picks a user instead of checking a password, so the route asks for the
   run's login key (``X-Demo-Login-Key``) instead: only the demo's own app holds it.
-- ``POST /webhooks/gc``: the webhook receiver, verified with
-  :func:`gcbridge.webhooks.construct_delivery` over the raw body and de-duplicated by the
-  SDK's :class:`~gcbridge.webhooks.DeliveryLog` as the SDK's own receiver does: the
-  delivery is acquired, processed, then completed (released if processing failed); a copy
-  of a processed one is acknowledged (204), a copy still being processed is answered 503
-  with ``Retry-After`` so the service retries it. Every verified delivery (and every
-  refused one) goes on the :class:`~gcbridge.demo.timeline.Timeline`.
+- ``POST /webhooks/gc``: the webhook receiver, verified and de-duplicated with the SDK
+  (:class:`~gcbridge.webhooks.DeliveryLog`) as the SDK's own receiver does; every delivery,
+  verified or refused, goes on the :class:`~gcbridge.demo.timeline.Timeline`.
 """
 
 # No ``from __future__ import annotations``: FastAPI resolves route annotations at runtime.

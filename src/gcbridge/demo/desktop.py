@@ -1,25 +1,11 @@
 """Desktop mode: a pywebview window (Qt backend) that behaves like a native app.
 
-Why this layout. The service loads the widget in a *standalone* WebView: the widget is
-the top-level document, with no iframe and no embed script, and the app talks to it
-only through injected JavaScript (App -> Web) and the bridge's transport (Web -> App).
-So the window's one WebView loads gc_url + api_public_key directly, and the app's own
-UI is what a native app would use: native widgets around the WebView. On the Qt
-backend pywebview's window is a ``QMainWindow`` (``window.native``) whose central
-widget is the WebView; the demo adds a ``QToolBar`` (the app bar: pick a demo user,
-sign in, sign out, the app's login state) and a ``QDockWidget`` (the side panel: the
-live timeline of bridge messages, ssoData fetches and injections, verified webhook
-deliveries; :mod:`.qtchrome`). An app-shell *page* hosting the widget in an iframe, or
-an overlay drawn into the widget's document, would each test something other than what
-apps ship.
-
-The bridge goes in the Android way: on every page-finished (pywebview's ``loaded``
-event) the app evaluates bridge.js with ``evaluate_js``, and bridge.js forwards the
-widget's messages through ``window.pywebview.api.gc_bridge_message``, which the demo
-defines over a QWebChannel object of its own (no pywebview ``js_api``: see
-:data:`PYWEBVIEW_TRANSPORT_JS`). The profile is persistent (``private_mode=False``,
-``storage_path=<absolute data dir>/webview``), so the widget's session survives a
-relaunch as in a real app.
+The widget is the window's top-level document (a standalone WebView, no iframe, no
+overlay: anything else would test something other than what apps ship), with native Qt
+widgets around it (:mod:`.qtchrome`); bridge.js goes in the Android way, on every page
+finished (docs/guides/demo.md, "Two modes, two platforms' timing"), and forwards over a
+QWebChannel object of the demo's own (no pywebview ``js_api``: see
+:data:`PYWEBVIEW_TRANSPORT_JS`). The profile is persistent, so the session survives a relaunch.
 
 Threads: Qt owns the main thread; all app logic runs on one "app thread" (an
 executor), because ``evaluate_js`` blocks until the GUI thread answers and must never
@@ -63,14 +49,11 @@ _PROBE = (
     "print('ok')\n"
 )
 
-# pywebview builds ``window.pywebview.api`` with ``new Function`` (its api.js) and
-# returns every call's result with ``eval``; a page whose Content-Security-Policy lacks
-# 'unsafe-eval' (the widget's) refuses both ("Uncaught EvalError" on stderr), so the
-# demo gives pywebview no ``js_api`` at all. This defines
-# ``window.pywebview.api.gc_bridge_message`` without eval, over the same Qt WebChannel
-# pywebview uses, to a native object of ours (``gcBridgeNative``).
-# It runs through runJavaScript, which the page's CSP does not govern (like Android's
-# evaluateJavascript). Messages sent before the channel opens are queued, in order.
+# ``window.pywebview.api.gc_bridge_message`` without pywebview's ``js_api`` (its ``new
+# Function`` and ``eval`` are refused by the widget's CSP: see gcbridge.demo.qtlog), over
+# pywebview's Qt WebChannel to a native object of ours (``gcBridgeNative``). Run through
+# runJavaScript, which the page's CSP does not govern; messages before the channel opens
+# are queued, in order.
 PYWEBVIEW_TRANSPORT_JS = """
 (function () {
   var pv = window.pywebview = window.pywebview || {};
@@ -256,8 +239,7 @@ def run_desktop(
         if app is not None:
             executor.submit(app.on_bridge_message, raw)
 
-    # no js_api (its methods are built with new Function, which the widget's CSP
-    # refuses); text_select=True, as pywebview's user-select:none is an inline <style>
+    # no js_api, text_select=True: both refused by the widget's CSP (gcbridge.demo.qtlog)
     window: Any = webview.create_window(
         "gc-bridge demo — a native app with the comment widget",
         widget_url,

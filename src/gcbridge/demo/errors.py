@@ -1,9 +1,4 @@
-"""Errors of the demo; every one is a :class:`~gcbridge.errors.GcBridgeError` with a reason::
-
-GcBridgeError
- +-- DemoError            reason: "demo_failed", "port_in_use", "flow_failed"
-      +-- NoGuiBackend    reason: "no_gui_backend"
-"""
+"""Errors of the demo, one tree under :class:`~gcbridge.errors.GcBridgeError` with reasons."""
 
 from __future__ import annotations
 

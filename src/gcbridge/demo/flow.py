@@ -23,8 +23,7 @@ __all__ = ["FlowDriver", "StepResult", "run_flow", "flow_summary", "POST_COMMENT
 
 T = TypeVar("T")
 
-# What a user does in the widget: type into the comment box and submit. Falls back to
-# the widget's own API with its session when the page has no recognisable form.
+# What a user does in the widget: type into the comment box and submit (``no-form`` if none).
 POST_COMMENT_JS = """
 (function (text) {
   var area = document.querySelector('[data-testid="compose"] textarea') ||
@@ -45,10 +44,9 @@ POST_COMMENT_JS = """
 """
 
 
-# Whether the widget lists the comment, and has painted it: the screenshot must show
-# what the user sees, and the webhook can arrive before the widget has the POST's
-# answer (the README's picture once said "No comments yet" next to a saved comment).
-# 'painted' two animation frames after the comment (by its id) first showed up.
+# Whether the widget lists the comment, and has painted it (two animation frames after it
+# first showed up): the webhook can arrive before the widget has the POST's answer, and the
+# screenshot must show what the user sees.
 SHOWN_JS = """
 (function (id) {
   if (!document.querySelector('[data-comment-id="' + CSS.escape(id) + '"]')) { return 'missing'; }

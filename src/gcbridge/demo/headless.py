@@ -1,13 +1,8 @@
 """Headless mode: the same app, with headless Chromium (Playwright) as its WebView.
 
-Chromium stands in for a React Native WebView, the other injection point
-(the desktop window shows the Android one): bridge.js goes in before the page's own
-scripts (``injectedJavaScriptBeforeContentLoaded``, here an init script) and forwards
-through a string-only ``window.ReactNativeWebView.postMessage``, so the timeline shows
-the widget's ``gc-ready`` and ``gc-loaded`` too.
-The profile lives in ``<data dir>/chromium``, so the widget session survives a
-relaunch exactly as in the desktop window. Playwright's sync API is single-threaded:
-the app thread *is* this thread, and waiting pumps Playwright's event loop.
+Chromium stands in for a React Native WebView (docs/guides/demo.md, "Two modes, two
+platforms' timing"). The profile lives in ``<data dir>/chromium``. Playwright's sync API is
+single-threaded: the app thread *is* this thread, and waiting pumps Playwright's event loop.
 """
 
 from __future__ import annotations

@@ -1,35 +1,19 @@
 """What Qt WebEngine prints, reduced to what a demo user can act on.
 
-A run of the desktop demo used to print a dozen lines nobody could interpret. Where
-they came from, and what the demo does about each:
+Where each message came from, and what the demo does about it:
 
-- ``js: Uncaught EvalError: Refused to evaluate a string as JavaScript``: pywebview
-  builds ``window.pywebview.api`` with ``new Function`` (its ``api.js``) for every
-  method of a ``js_api`` object, and the widget's CSP (``script-src 'self'``) refuses.
-  Caused by the demo: it passes no ``js_api`` any more (bridge.js reaches the app over
-  its own QWebChannel object, see :mod:`gcbridge.demo.desktop`).
-- ``js: Refused to apply inline style``: pywebview's ``customize.js`` appends a
-  ``<style>`` (``user-select: none``) when ``text_select`` is off, its default. Caused
-  by the demo: the window is created with ``text_select=True`` (comments are text a
-  user may select, as in an app).
-- ``Release of profile requested but WebEnginePage still not deleted. Expect troubles !``:
-  printed while the process exits, when the interpreter happens to collect pywebview's
-  profile before the pages it never deletes (the window's page is only
-  ``deleteLater``-ed, after the event loop has left; its page for new-window requests,
-  ``WebPage.nav_handler``, never). Deleting them by hand first did not help (the page's
-  web contents go on Chromium's own later tasks), and nothing is left to go wrong at
-  that point: dropped.
-- Qt's Vulkan probe (``Failed to load vulkan``, ``initInstance: No Vulkan library
-  available``, ``Failed to create platform Vulkan instance``) and ``Unable to detect
-  GPU vendor`` (software OpenGL, as under Xvfb): the machine, not the demo; Qt WebEngine
-  falls back to OpenGL. Dropped by :func:`install_message_filter`.
-- ``Error with Permissions-Policy header: Unrecognized feature: 'payment'``: the
-  emulator's header turns the Payment Request API off for browsers that have it; Qt
-  WebEngine's Chromium is built without it. Dropped likewise.
-- Chromium's own log (``[pid:tid:...:ERROR:...] Failed to connect to the bus``, GPU
-  command-buffer retries): about the machine (no D-Bus in a container, no GPU); the
-  demo starts Chromium with ``--log-level=3`` (fatal only) unless the user chose a
-  level in ``QTWEBENGINE_CHROMIUM_FLAGS``.
+- ``Refused to evaluate a string as JavaScript``: pywebview builds ``window.pywebview.api``
+  with ``new Function``, refused by the widget's CSP; the demo passes no ``js_api``
+  (bridge.js uses its own QWebChannel object, :mod:`gcbridge.demo.desktop`).
+- ``Refused to apply inline style``: pywebview's ``<style>`` when ``text_select`` is off;
+  the window is created with ``text_select=True``.
+- ``Release of profile requested but WebEnginePage still not deleted``: printed at exit,
+  harmless then (deleting the pages first did not help); dropped (:data:`QUIET`).
+- Vulkan and GPU-vendor probes (software OpenGL, as under Xvfb) and ``Unrecognized
+  feature: 'payment'`` (Qt's Chromium lacks the Payment Request API): the machine or Qt's
+  build, not the demo; dropped (:data:`QUIET`).
+- Chromium's own log (no D-Bus, no GPU): ``--log-level=3`` unless the user set one
+  (:func:`chromium_flags`).
 
 Everything else, the page's other console messages included, is printed as Qt would.
 """

@@ -202,10 +202,8 @@ def _headless(mode: _Run) -> int:
             file=out,
             flush=True,
         )
-        # Signals only set the stopper's flag (a KeyboardInterrupt inside a Playwright
-        # call leaves its connection half-read); pump() raises DemoStopped between calls.
-        # A terminal's Ctrl-C also reaches the browser and Playwright's driver, so an
-        # error right after the signal is the normal way out.
+        # pump() raises DemoStopped between calls (gcbridge.demo.stopping); an error right
+        # after a Ctrl-C (it reached the browser and the driver too) is the normal way out.
         while True:
             try:
                 host.pump(250)

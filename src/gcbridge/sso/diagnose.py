@@ -1,11 +1,7 @@
 """Diagnose a customer's ``/sso-data`` answer as the service would judge it, with fixes.
 
-:func:`diagnose_answer` takes what an HTTP client saw (status, headers, body, the
-redirects on the way) and returns a :class:`Diagnosis`: every problem found, each
-with a reason code (the :class:`~gcbridge.sso.SsoInvalid` / ``SsoExpired``
-reasons, plus ``http_status``, ``cacheable``, ``redirect_leak``,
-``redirect`` and ``clock_skew``) and a fix. It does no I/O (``gcbridge sso check`` fetches) and
-never puts the token or the secret in a message: the answer is a credential.
+It does no I/O (``gcbridge sso check`` fetches) and never puts the token or the secret
+in a message: the answer is a credential.
 """
 
 from __future__ import annotations

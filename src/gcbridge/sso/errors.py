@@ -1,15 +1,4 @@
-"""Errors of :mod:`gcbridge.sso`, one tree with reason codes::
-
-    GcBridgeError
-     +-- SsoError                 a token was refused
-          +-- SsoInvalid          reason: malformed, bad_timestamp, bad_signature,
-          |                               bad_base64, bad_json, bad_user
-          +-- SsoExpired          reason: expired, issued_in_future
-          +-- WeakSecret          reason: weak_secret (an issuer refused a short secret)
-
-A ``bad_user`` refusal also says which fields and why (``problems``), and the
-field meant where a known other name was used: ``unknown field 'avatar': the
-service's field is 'picture'``.
+"""Errors of :mod:`gcbridge.sso`, one tree with reason codes (the reason codes page lists each).
 
 Messages never contain the secret nor the token (a token is a credential for
 about five minutes): log them freely.

@@ -1,28 +1,7 @@
 """Protocol test vectors, shipped for implementations in any language.
 
-Two JSON files, computed with Node's crypto independently of the Python code
-(``tests/vectors/make_vectors.mjs`` in the repository) and checked in the suite by
-both gcbridge and a dependency-free Node verifier (``node --test``):
-
-- ``webhook_signature.json``: ``sign`` cases (secret, timestamp, body -> the 64-hex
-  ``X-Webhook-Signature``) and ``verify`` cases (headers and a clock -> ``reason``
-  ``null`` when valid, else the expected reason code: ``missing_header``,
-  ``malformed_timestamp``, ``malformed_signature``, ``timestamp_too_old``,
-  ``timestamp_too_new``, ``signature_mismatch``).
-- ``sso.json``: ssoData strings with a secret and a clock -> the ``user`` inside, or
-  the expected reason code (``malformed``, ``bad_base64``, ``bad_timestamp``,
-  ``bad_signature``, ``expired``, ``issued_in_future``, ``bad_json``, ``bad_user``).
-
-Bodies are base64 (``body_b64``) so that the exact bytes survive any JSON parser.
-::
-
-    from gcbridge import vectors
-
-    vectors.load("webhook_signature")["sign"][0]["signature"]
-    python -m gcbridge.vectors --copy testdata/   # the files, for another language's tests
-
-``--copy`` never writes through a symbolic link in DIR and replaces files already
-there only with ``--force``; a DIR it cannot use is one line with a reason.
+The files, their cases and ``python -m gcbridge.vectors [--copy DIR [--force]]``:
+docs/reference/test-vectors.md.
 """
 
 from __future__ import annotations
@@ -62,13 +41,7 @@ def load(name: str) -> dict[str, Any]:
 
 
 class VectorsCopyError(GcBridgeError):
-    """``--copy DIR`` cannot write the files there; ``reason`` says why.
-
-    Reasons: ``copy_dir_unusable`` (DIR cannot be made or written: under a regular
-    file, no permission), ``copy_target_symlink`` (a file of the copy is a symbolic
-    link in DIR: never written through), ``copy_target_exists`` (a file is there
-    already: ``--force`` replaces it).
-    """
+    """``--copy DIR`` cannot write the files there; ``reason`` says why."""
 
     reason = "copy_dir_unusable"
 
@@ -120,11 +93,7 @@ def _write_new(target: Path, data: bytes) -> None:
 
 
 def copy(directory: Path, *, force: bool = False) -> list[Path]:
-    """Copy the vector files into ``directory``; the paths written.
-
-    Raises :class:`VectorsCopyError`: files already there need ``force``, and a
-    symbolic link in their place is refused even then.
-    """
+    """Copy the vector files into ``directory``; the paths written (:func:`_plan_copy`)."""
     written = []
     for name, target in _plan_copy(directory, force=force):
         try:
@@ -141,11 +110,7 @@ _PROG = "python -m gcbridge.vectors"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m gcbridge.vectors [--copy DIR [--force]]``: print the files' paths, or copy them.
-
-    Errors are one line, ``python -m gcbridge.vectors: error [reason]: ...``, exit 1;
-    standard output closed or full is answered as by ``gcbridge`` (:mod:`gcbridge.output`).
-    """
+    """Print the paths of the shipped vector files, or copy them (``--copy DIR [--force]``)."""
     parser = argparse.ArgumentParser(
         prog=_PROG,
         description="Print the paths of the shipped protocol test vectors, or copy them.",

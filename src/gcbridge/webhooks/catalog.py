@@ -1,10 +1,8 @@
 """The webhook event types: each one's name, when it fires, how to fire one, and an example.
 
-This is the one list of event types. Everything else is derived from :data:`CATALOG`:
-the models' ``EventType`` and one body model per type (:mod:`gcbridge.webhooks.events`),
-the JSON Schemas, the OpenAPI ``webhooks`` entries, the emulator's journal and routes,
-the demo's subscription, the CLI's choices and the dashboard's lists (fetched from
-``GET /api/dashboard/events``). An event type is added here, and only here.
+This is the one list of event types: the models, the JSON Schemas, the OpenAPI
+``webhooks``, the emulator, the demo, the CLI and the dashboard all derive from
+:data:`CATALOG`. An event type is added here, and only here.
 """
 
 from __future__ import annotations

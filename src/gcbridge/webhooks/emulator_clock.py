@@ -1,30 +1,11 @@
 """The clock of a running gc-bridge emulator, for receivers under test.
 
-A delivery made at emulator time carries that time in ``X-Webhook-Timestamp``
-(and is signed with it). When a test moves the emulator's clock six hours
-ahead, a receiver judging freshness on its own wall clock refuses the delivery
-as ``timestamp_too_new``; on :class:`EmulatorClock` it judges on the emulator's
-time, exactly as production judges on the service's::
-
-    clock = EmulatorClock("http://127.0.0.1:8000")
-    receiver = WebhookReceiver(secret, clock=clock)          # FastAPI
-    verify_signature(secret, body, headers, now=clock.now())  # anywhere
-
-``now()`` reads ``GET /_emulator/health`` (no token: health carries no secret)
-over one kept-alive loopback connection, about a millisecond. It reads on every
-call by default, because the emulator's clock may jump at any moment (an
-advance sends its deliveries while its clock stands at their due time, and a
-value read before the jump would refuse them). ``max_age=S`` reuses a reading
-for S seconds — and, in the emulator's ``system`` mode, adds the wall time
-elapsed since — for suites that never move the clock while deliveries arrive.
-
-An emulator that has stopped answering is :class:`EmulatorClockError`
-(``emulator_clock_unavailable``) after at most :data:`DEFAULT_TIMEOUT` seconds, one
-try: a receiver answers the delivery ``503`` with ``Retry-After``, as for a delivery
-log it cannot reach. Only a kept-alive connection the emulator closed is tried once
-more, on a new one.
-
-Standard library only: the SDK installs without the emulator's extras.
+A delivery carries the emulator's time in ``X-Webhook-Timestamp``: a receiver on this clock
+judges freshness as production judges on the service's (docs/reference/emulator-control.md,
+"Python"; docs/how-to/test-receiver-retries.md). ``now()`` reads ``GET /_emulator/health``
+(no token: health carries no secret) on every call by default, because an advance can move
+the emulator's clock at any moment, and a value read before the jump would refuse its
+deliveries. Standard library only: the SDK installs without extras.
 """
 
 from __future__ import annotations

@@ -1,29 +1,5 @@
-"""Errors of :mod:`gcbridge.webhooks`, one tree with reason codes::
-
-    GcBridgeError
-     +-- WebhookError                   a delivery was refused
-     |    +-- WebhookVerificationError  not authentic or not fresh (answer 401)
-     |    |     reason: missing_header, malformed_timestamp, timestamp_too_old,
-     |    |             timestamp_too_new, malformed_signature, signature_mismatch,
-     |    |             body_not_bytes
-     |    +-- WebhookReplayError        authentic, but this exact signature was already
-     |    |     reason: replayed_signature   accepted under another delivery id
-     |    +-- WebhookPayloadError       authentic, but the body is not a delivery body
-     |    |     |  reason: malformed_payload
-     |    |     +-- WebhookDeliveryIdError  the (unsigned) delivery id is longer than 200
-     |    |           reason: delivery_id_too_long   characters: not the service's (answer 400)
-     |    +-- DeliveryLogUnavailable    the delivery log cannot be reached: nothing is
-     |          reason: delivery_log_unavailable   processed unguarded (answer 503)
-     +-- DeliveryLogConfigError         ``DeliveryLog.from_url`` cannot build that log
-     |     reason: unsupported_url, missing_extra; PostgreSQL: schema_missing (run
-     |             ``gcbridge webhooks delivery-log init``), missing_privilege (the
-     |             privilege and table are named), schema_too_new
-     +-- EmulatorClockError             an emulator's clock cannot be read (EmulatorClock)
-     |     reason: emulator_clock_unavailable, bad_url
-     +-- RespondStepsError              ``listen --respond`` steps cannot be read
-           reason: bad_respond_steps
-
-Messages never contain secrets or signatures.
+"""Errors of :mod:`gcbridge.webhooks`, one tree with reason codes (the reason codes page lists
+each class with its reasons). Messages never contain secrets or signatures.
 """
 
 from __future__ import annotations

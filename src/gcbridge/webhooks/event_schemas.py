@@ -1,23 +1,8 @@
 """The JSON Schemas (draft 2020-12) of the webhook delivery bodies, made from the models.
 
-One source of truth: :mod:`gcbridge.webhooks.events` defines the body of each event
-type; this module turns those models into self-contained JSON Schemas (``$defs``
-inline, no outside reference) for teams in other languages, and the same schemas
-ship as files in the package (``schemas/*.schema.json``) so they can be read
-without running Python::
-
-    from gcbridge.webhooks.catalog import CREATED
-    from gcbridge.webhooks.event_schemas import body_schema
-
-    body_schema(CREATED.name)   # that body: event_type const CREATED.name
-    body_schema()               # any delivery body: oneOf the event types, by event_type
-
-The schema describes what the service *sends*: every key of the body is required
-(nullable ones are present with ``null``), while the receiver models stay lenient
-on input (a missing nullable key, extra keys). Unknown keys are allowed
-(``additionalProperties: true``): the service may add fields.
-
-Regenerate the shipped files after changing a model (a test compares them)::
+The schema describes what the service *sends* (every key required, unknown keys allowed), while
+the receiver models stay lenient on input: docs/reference/event-schemas.md. Regenerate the
+shipped files after changing a model (a test compares them)::
 
     python -m gcbridge.webhooks.event_schemas --write
 """

@@ -1,28 +1,14 @@
 """``gcbridge webhooks listen``: a local receiver that verifies and pretty-prints deliveries.
 
-Like the CLIs of the big webhook providers: point the emulator's webhook at
-``http://127.0.0.1:PORT/`` (with ``--allow-private-receivers``), post a comment,
-and watch each delivery arrive as VERIFIED or REJECTED with its reason. Every
-path accepts POST, so any webhook URL on this host:port works. Answers: 200 on
-success, 401 ``{"error": reason}`` when not authentic, 400 for an authentic non-event.
+Every path accepts POST. Requests go through
+:class:`~gcbridge.webhooks.receiver.WebhookReceiver`'s ``admit`` and ``settled`` steps, so
+``listen`` answers exactly as a receiver built with the SDK; printing VERIFIED is the handling.
 
 Threat model: anyone who can reach the port sends headers and bodies. Every
 value printed from a request (header values, ids, names, content) goes through
 :func:`printable`: control characters (ESC sequences that colour or move the
 terminal, ``\r`` that rewrites a line into a forged "VERIFIED"), bidi controls
 and other invisible characters are shown escaped, and lengths are bounded.
-
-Requests go through :class:`~gcbridge.webhooks.receiver.WebhookReceiver`
-itself (its ``admit`` and ``settled`` steps), so ``listen`` answers exactly as
-a receiver built with the SDK: bodies over 1 MiB are ``413 body_too_large``
-before they are read, and with a :class:`~gcbridge.webhooks.DeliveryLog`
-(``--delivery-log URL``) a processed id is ``SKIPPED duplicate`` (200), a copy
-in flight elsewhere ``SKIPPED delivery_in_flight`` (503), a log that cannot be
-reached ``SKIPPED delivery_log_unavailable`` (503 with ``Retry-After``), a
-captured request replayed under a new id ``REJECTED replayed_signature`` (401).
-Printing VERIFIED is the handling: the claim is completed after it (kept and
-written later if the log is down by then, so the service's retry is a
-duplicate, never printed twice).
 """
 
 from __future__ import annotations

@@ -13,17 +13,8 @@ overtake both. So a receiver:
 - keeps a deleted comment's tombstone, so a late creation or update does not
   bring it back.
 
-:func:`comment_history` builds the bodies of one comment's life in the order it
-happened (each event a later ``timestamp`` and ``updated_at``); post them in the
-order a retry would deliver them with
-:meth:`~gcbridge.webhooks.testing.WebhookPoster.post_each`::
-
-    from gcbridge.webhooks.catalog import CREATED, UPDATED
-
-    created, updated = comment_history(CREATED.name, UPDATED.name)
-    gc_webhook.post_each([created, updated], order=[1, 0])   # the update first
-
-Imports only the SDK.
+:func:`comment_history` builds the bodies to post out of order with
+:meth:`~gcbridge.webhooks.testing.WebhookPoster.post_each`. Imports only the SDK.
 """
 
 from __future__ import annotations

@@ -11,16 +11,9 @@
         ...                      # runs only for authentic, fresh, first-time deliveries
         return {"ok": True}
 
-A refusal never reaches the handler: :class:`WebhookHTTPException` is answered 401
-``{"error": reason}`` (400 for an authentic body that is not an event) when
-``exception_handlers`` are installed, else FastAPI's ``{"detail": {...}}``. With a
-:class:`~gcbridge.webhooks.delivery_log.DeliveryLog`, the delivery id is claimed before the
-handler runs and settled by the claim's own token after it: a processed id is answered
-``200 {"duplicate": true}``, a copy in flight ``503 delivery_in_flight``, a replayed signature
-401 ``replayed_signature``, an unreachable log or clock 503 with ``Retry-After``, a handler that
-raises releases the claim for the service's retry: docs/how-to/share-delivery-log.md,
-"Leases: what each instance does while a handler runs", and "Outages: 503 with `Retry-After`,
-never a delivery handled unguarded".
+A refusal never reaches the handler (401 ``{"error": reason}``, 400 for an authentic body that
+is not an event, with ``exception_handlers`` installed). Duplicates, claims and outages:
+docs/how-to/share-delivery-log.md, "Leases: what each instance does while a handler runs".
 
 Use either ``Depends(receiver)`` (the event) or ``Depends(receiver.delivery)`` (event plus
 delivery id, retry count, first-sent date) on a route, not both. Other frameworks (and

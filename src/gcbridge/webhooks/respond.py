@@ -1,23 +1,8 @@
 """Scripted answers for ``gcbridge webhooks listen --respond STEPS``.
 
-STEPS is a comma-separated list, one step per delivery request received, the
-last one repeating::
-
-    500,429:retry-after=120,timeout,reset,200
-
-- a status code (``200``, ``500``, ``410``, ...): answered with that status; a
-  2xx step lets the listener verify and answer as usual (401 for a bad signature).
-  A status is one a server can send as the final answer to a POST
-  (:func:`sendable_status`): 200-599 but 304, which answers only a conditional GET;
-  1xx are interim answers, never the last one;
-- ``STATUS:retry-after=SECONDS`` (e.g. ``429:retry-after=120``,
-  ``503:retry-after=30``): that status with a ``Retry-After`` header;
-- ``timeout``: no answer at all until the sender gives up (closes the connection);
-- ``reset``: the connection is closed at once without an answer (TCP reset).
-
-So a developer sees, on the emulator's clock, what the dispatcher really does
-with each answer. Parsing is pure (:func:`parse_steps`); :class:`Responder`
-hands out the steps in order, thread-safely.
+The steps (``500,429:retry-after=120,timeout,reset,200``, the last repeating):
+docs/reference/emulator-control.md, "`gcbridge webhooks listen` options". Parsing is pure
+(:func:`parse_steps`); :class:`Responder` hands out the steps in order, thread-safely.
 """
 
 from __future__ import annotations

@@ -1,24 +1,10 @@
 """Check a delivery body against the published JSON Schemas: the one validation function.
 
-``webhooks trigger`` and the emulator dashboard's test events run every body they
-made the emulator send through :func:`check_body`, so a body that breaks the
-contract other languages rely on is caught where it is produced::
-
-    from gcbridge.webhooks.schema_check import check_body
-
-    check_body(raw_body)                 # -> its event type, or raises
-    check_body(raw_body, DELETED.name)   # must also be that event type (catalog.DELETED)
-
-It validates with ``jsonschema`` (Draft 2020-12) against the very files that ship in
-``gcbridge/webhooks/schemas/``, not against a second Python-only definition, so what
-it accepts is what a team validating in another language accepts. ``jsonschema``
-comes with the ``emulator`` extra; the receiver SDK itself never imports it.
-Formats are asserted too: ``date-time`` (RFC 3339), ``uri`` (absolute) and ``int64``.
-
-Errors: :class:`WebhookSchemaError` (a :class:`WebhookPayloadError`), reasons
-``malformed_payload`` (not a JSON object), ``unknown_event_type`` (missing, or not
-one of the four), ``schema_mismatch`` (with :attr:`~WebhookSchemaError.problems`),
-``missing_dependency`` (``jsonschema`` is not installed).
+``webhooks trigger`` and the emulator dashboard's test events run every body they made the
+emulator send through :func:`check_body`. It validates with ``jsonschema`` (the ``emulator``
+extra; the receiver SDK never imports it) against the very files that ship in
+``gcbridge/webhooks/schemas/``, not a second Python-only definition, so what it accepts is
+what a team validating in another language accepts. Formats are asserted too.
 """
 
 from __future__ import annotations

@@ -1,34 +1,8 @@
 """Test helpers for receivers: sample events, signed headers, a poster (fixture `gc_webhook`).
 
-::
-
-    from gcbridge.webhooks.catalog import CREATED
-    from gcbridge.webhooks.testing import sample_event, signed_headers, WebhookPoster
-
-    body = encode_event(sample_event(CREATED.name, content="Hi"))
-    headers = signed_headers("whsec_test", body, delivery_id="dlv-1")
-
-    poster = WebhookPoster(app, secret="whsec_test", path="/webhooks/gc")
-    assert poster.post(CREATED.name).status_code == 200
-    assert poster.post(duplicate=True).json()["duplicate"] is True     # same delivery again
-    assert poster.post(stale=True).status_code == 401                  # timestamp_too_old
-    assert poster.post(wrong_secret=True).status_code == 401           # signature_mismatch
-
-Two times, never confused: ``event_timestamp_ms`` is the body's ``timestamp``
-(when the service produced the event; a retry keeps it), ``signed_at_ms`` the
-``X-Webhook-Timestamp`` the signature is computed with (new on every attempt;
-``stale=True`` puts it outside the window). ``timestamp_ms`` is the old name of
-``signed_at_ms`` (deprecated). ``as_service=True`` answers as the service sees
-your receiver: an exception in your handler becomes the ``500`` the service
-retries, not an exception in your test. :meth:`WebhookPoster.post_each` sends
-several bodies in a given order (see :mod:`gcbridge.webhooks.ordering` for
-deliveries that overtake each other).
-
-Under pytest the ``gc_webhook`` fixture (plugin ``gcbridge_webhooks``) is such a
-poster, closed after the test. This module imports nothing but the SDK: httpx is
-imported when a poster first sends (it is in the ``emulator`` extra); without it
-a send raises :class:`PosterNeedsHttpx` (reason ``missing_extra``) saying how to
-install it.
+Use: docs/guides/webhooks.md "Testing your receiver" and docs/quickstart/backend.md "Retries".
+httpx is imported when a poster first sends (the ``emulator`` extra); without it a send
+raises :class:`PosterNeedsHttpx` (reason ``missing_extra``).
 """
 
 from __future__ import annotations

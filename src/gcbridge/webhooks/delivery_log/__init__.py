@@ -106,14 +106,10 @@ class DeliveryLog:
     ) -> DeliveryLog:
         """A log on ``sqlite:///PATH`` (or a bare path), ``postgresql://...`` or ``redis://...``.
 
-        ``retention``, ``tolerance``, ``lease`` and ``clock`` as the constructor's;
         ``clock=None`` uses the backend's clock (the database server's for
         PostgreSQL and Redis). ``timeout``: seconds one call may wait for the
         backend before the log counts as unavailable (default 5 for PostgreSQL
-        and Redis, 10 for a locked SQLite file). Raises ``DeliveryLogConfigError``
-        (``unsupported_url``, ``missing_extra``; PostgreSQL: ``schema_missing``,
-        ``missing_privilege``, ``schema_too_new``) or, if the server cannot be
-        reached, ``DeliveryLogUnavailable``.
+        and Redis, 10 for a locked SQLite file).
         """
         if timeout is not None and timeout <= 0:
             raise ValueError("timeout must be positive")

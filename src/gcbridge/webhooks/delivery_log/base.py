@@ -42,7 +42,6 @@ def entry_state(raw: object) -> EntryState | None:
 
 def signature_expiry(timestamp_ms: int, now: float, tolerance: float) -> float:
     """Until when a signature can come back: its timestamp's window, never less than now's."""
-    # Never shorter than the window from now either (clock skew).
     return max(timestamp_ms / 1000.0, now) + tolerance
 
 

@@ -1,19 +1,12 @@
 # ruff: noqa: S608  (queries join constant identifiers only; every value is a bound parameter)
 """The PostgreSQL delivery log's schema: created once, by its owner or on first use, never again.
 
-Three tables: ``gcbridge_delivery_ids`` and ``gcbridge_signatures`` (the log),
-and ``gcbridge_delivery_log_schema`` (one row: the schema version). Opening a
-log only *reads*: whether the tables exist, their version, and whether the
-current role holds the privileges the log needs (``SELECT, INSERT, UPDATE,
-DELETE`` on the two log tables, ``SELECT`` on the version table). So a
-least-privileged role (DML rights, no ``CREATE``) uses tables an owner created
-with ``gcbridge webhooks delivery-log init URL`` (or :func:`schema_sql` run by
-hand), and instances that start or reconnect together run no DDL against tables
-other instances are writing (``CREATE INDEX`` there waits for, and deadlocks
-with, their claims).
-
-When the tables are missing and the role may create them, they are created
-once, in one transaction under an advisory lock, creating only what is missing.
+Opening a log only *reads* (the tables, their version, this role's privileges), so a
+least-privileged role (DML rights, no ``CREATE``) uses tables an owner created with
+``gcbridge webhooks delivery-log init URL`` (docs/how-to/share-delivery-log.md), and
+instances that start or reconnect together run no DDL against tables other instances are
+writing (``CREATE INDEX`` there waits for, and deadlocks with, their claims). Missing
+tables a role may create are created once, in one transaction under an advisory lock.
 """
 
 from __future__ import annotations
@@ -138,12 +131,7 @@ def create_schema(conn: Any, *, grant_to: str | None = None) -> bool:
 
 
 def ensure_schema(conn: Any, *, create: bool, psycopg: Any) -> None:
-    """Check (and if allowed and needed, create) the schema; check this role's privileges.
-
-    Raises ``DeliveryLogConfigError`` with reason ``schema_missing`` (the tables do
-    not exist and this role may not create them), ``schema_too_new`` or
-    ``missing_privilege`` (naming the privilege and the table).
-    """
+    """Check (and if allowed and needed, create) the schema; check this role's privileges."""
     if not all(_present(conn)):
         if not create:
             raise _schema_missing("the tables do not exist")
@@ -197,11 +185,7 @@ def _schema_missing(why: str) -> DeliveryLogConfigError:
 
 
 def init_schema(url: str, *, grant_to: str | None = None, psycopg: Any) -> bool:
-    """Connect to ``url`` as the tables' owner and create the schema; ``True`` if created.
-
-    Raises ``DeliveryLogConfigError`` ``missing_privilege`` when this role may not
-    create tables (or grant on them); connection errors are the caller's.
-    """
+    """Connect to ``url`` as the tables' owner and create the schema; ``True`` if created."""
     with psycopg.connect(url, autocommit=True, connect_timeout=10) as conn:
         try:
             return create_schema(conn, grant_to=grant_to)

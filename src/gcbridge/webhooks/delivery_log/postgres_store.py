@@ -12,15 +12,10 @@ Tables: ``gcbridge_delivery_ids`` and ``gcbridge_signatures``
 (:mod:`~gcbridge.webhooks.delivery_log.postgres_schema`): checked when the log
 opens, created there once if missing and allowed, never on a reconnect.
 
-Every call is bounded (:mod:`~gcbridge.webhooks.delivery_log.deadline`): the
-connection attempt by ``connect_timeout``, the statement by the server's
-``statement_timeout`` and ``lock_timeout``, a dead peer by TCP keepalives and
-``tcp_user_timeout``, and the whole call by a client-side deadline that shuts
-the socket down under a server that stopped answering. Connections come from a
-small pool whose lock is never held across a call, so one hung call does not
-queue the others; after a hang the breaker fails calls at once until a probe
-gets through. A deadlock (or a serialization failure) is retried on the same
-connection: it is not a lost connection.
+Every call is bounded: by the server's and TCP's own timeouts, and by a client-side
+deadline and breaker (:mod:`~gcbridge.webhooks.delivery_log.deadline`). The pool's lock is
+never held across a call, so one hung call does not queue the others. A deadlock (or a
+serialization failure) is retried on the same connection: it is not a lost connection.
 """
 
 from __future__ import annotations
