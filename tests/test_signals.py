@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import inspect
 import os
 import signal
 import subprocess
@@ -258,14 +259,7 @@ class CtrlCInACallback:
     def find_spec(self, name, path=None, target=None):
         if name == MODULE:
             sys.meta_path.remove(self)
-
-            class Thing:
-                pass
-
-            thing = Thing()
-            ref = weakref.ref(thing, lambda _: signal.raise_signal(signal.SIGINT))
-            del thing
-            assert ref() is None
+            _ctrl_c_where_python_cannot_raise_it()
         return None
 
 
@@ -296,7 +290,8 @@ def test_a_ctrl_c_lost_in_a_callback_while_starting_still_stops_the_command(
 ) -> None:
     """``listen`` served on for ever, and ``exec`` ran its command and exited 0, after a
     Ctrl-C that Python could only report as "Exception ignored"."""
-    program = f"MODULE = {module!r}\n" + LOST_CTRL_C
+    lost = inspect.getsource(_ctrl_c_where_python_cannot_raise_it)
+    program = "\n".join([f"MODULE = {module!r}", lost, LOST_CTRL_C])
     proc = subprocess.Popen(
         [sys.executable, "-c", program, *argv],
         cwd=tmp_path,
