@@ -17,7 +17,7 @@ import re
 from collections import Counter
 from typing import Any
 
-from gcbridge_harness.report.probe_words import bridge_was_in_page
+from gcbridge_harness.report.probe_words import bridge_was_in_page, document_starts
 from gcbridge_harness.report.timeline import Timeline, when
 
 __all__ = ["lifecycle_diagnoses"]
@@ -44,27 +44,6 @@ def _received(timeline: Timeline, since: float, until: float = float("inf")) -> 
     return names
 
 
-# What the app did that ends the document shown: a new one's events come after it.
-_LEAVES = (*_CAUSES, "go back")
-
-
-def _document_starts(timeline: Timeline) -> list[float]:
-    """When each new document began: its ``page started``, or what the app did before it.
-
-    ``page started`` is stamped when the platform callback reaches the app, while what
-    the widget emitted is stamped by the page's clock: the new document's first events
-    can come before it (Chromium reports the navigation's request after the document's
-    first scripts ran, now and then). The reload, navigation or restart the app asked
-    for since the last document began is stamped before the new document exists.
-    """
-    starts: list[float] = []
-    for entry in timeline.find("page started"):
-        since = starts[-1] if starts else float("-inf")
-        asked = [e.at for e in timeline.entries if e.kind in _LEAVES and since < e.at <= entry.at]
-        starts.append(min([entry.at, *asked[-1:]]))
-    return starts
-
-
 def _cause(timeline: Timeline, at: float) -> str:
     before = [e for e in timeline.entries if e.kind in _CAUSES and e.at <= at]
     return _CAUSES[before[-1].kind] if before else "the new page"
@@ -73,7 +52,7 @@ def _cause(timeline: Timeline, at: float) -> str:
 def _lost_in_new_document(app: Any, timeline: Timeline) -> list[str]:
     """A new document's gc-ready / gc-loaded that never reached the app."""
     lines = []
-    starts = _document_starts(timeline)
+    starts = document_starts(timeline)
     for index, start in enumerate(starts):
         until = starts[index + 1] if index + 1 < len(starts) else float("inf")
         received = _received(timeline, start, until)
@@ -113,7 +92,7 @@ def _twice_after_restore(app: Any, timeline: Timeline) -> list[str]:
 
 def _once_per_page(app: Any, timeline: Timeline) -> list[str]:
     """An event name sent again in the same document (a re-render) that was not forwarded."""
-    bounds = [0.0, *_document_starts(timeline), float("inf")]
+    bounds = [0.0, *document_starts(timeline), float("inf")]
     for since, until in zip(bounds, bounds[1:], strict=False):
         received = _received(timeline, since, until)
         counts: Counter = Counter()

@@ -20,10 +20,31 @@ from typing import Any
 
 from gcbridge_harness.report.timeline import Timeline, first_word, when
 
-__all__ = ["PROBE_MESSAGE", "bridge_was_in_page", "probe_diagnoses"]
+__all__ = ["LEAVES", "PROBE_MESSAGE", "bridge_was_in_page", "document_starts", "probe_diagnoses"]
 
 PROBE_MESSAGE = "gc-harness-ping"
 """The ``name`` of the message the scenarios post from the page to check forwarding."""
+
+
+LEAVES = ("reload", "navigate away", "recover", "go back")
+"""What the app did that ends the document shown: a new one's events come after it."""
+
+
+def document_starts(timeline: Timeline) -> list[float]:
+    """When each new document began: its ``page started``, or what the app did before it.
+
+    ``page started`` is stamped when the platform callback reaches the app, while what
+    the widget emitted is stamped by the page's clock: the new document's first events
+    can come before it (Chromium reports the navigation's request after the document's
+    first scripts ran, now and then). The reload, navigation or restart the app asked
+    for since the last document began is stamped before the new document exists.
+    """
+    starts: list[float] = []
+    for entry in timeline.find("page started"):
+        since = starts[-1] if starts else float("-inf")
+        asked = [e.at for e in timeline.entries if e.kind in LEAVES and since < e.at <= entry.at]
+        starts.append(min([entry.at, *asked[-1:]]))
+    return starts
 
 
 def bridge_was_in_page(app: Any, timeline: Timeline, at: float) -> bool:
@@ -33,7 +54,7 @@ def bridge_was_in_page(app: Any, timeline: Timeline, at: float) -> bool:
     finished for Android, at its evaluation at page started for React Native on
     Android (racing the page), in each case once that evaluation returned (an event
     the page sent between page finished and then found no bridge: seen in WebKit
-    under load). Each new document (page started) needs its own.
+    under load). Each new document (:func:`document_starts`) needs its own.
     """
     point = getattr(app, "injection_point", "")
     if point not in ("page-finished", "page-started"):
@@ -41,7 +62,7 @@ def bridge_was_in_page(app: Any, timeline: Timeline, at: float) -> bool:
     # Once its evaluation returned; a timeline without that entry: from when it was asked for.
     asked = "page finished" if point == "page-finished" else "bridge evaluated"
     markers = timeline.find("bridge in page") or timeline.find(asked)
-    since = max((e.at for e in timeline.find("page started") if e.at <= at), default=0.0)
+    since = max((start for start in document_starts(timeline) if start <= at), default=0.0)
     return any(since <= e.at <= at for e in markers)
 
 

@@ -147,6 +147,32 @@ def test_a_new_documents_events_stamped_before_its_page_started_belong_to_it() -
     assert not any("a re-render in the page" in line for line in lines), lines
 
 
+def test_a_new_documents_events_before_its_android_bridge_blame_neither_bridge() -> None:
+    # Android injects at each document's page finished. After a reload, the new document's
+    # gc-ready can be stamped before its page started (the page's clock against the app's
+    # callback): it still had no bridge to go through, and the old document's bridge is
+    # not the one to blame. A bridge with an allow-list then drops only the probe.
+    app = _App(injection_point="page-finished", platform="android")
+    emitted = "(origin http://w, JSON string)"
+    app.timeline.add_at(0.10, "page started", "a new document in this view")
+    app.timeline.add_at(0.15, "widget emitted", f"gc-ready {emitted}")
+    app.timeline.add_at(0.20, "page finished", "document 1")
+    app.timeline.add_at(0.21, "bridge in page", "its evaluation returned")
+    app.timeline.add_at(0.55, "reload", "by the app")
+    app.timeline.add_at(0.648, "widget emitted", f"gc-ready {emitted}")
+    app.timeline.add_at(0.651, "widget emitted", f"gc-loaded {emitted}")
+    app.timeline.add_at(0.660, "page started", "a new document in this view")
+    app.timeline.add_at(0.666, "page finished", "document 2")
+    app.timeline.add_at(0.668, "bridge in page", "its evaluation returned")
+    app.timeline.add_at(0.762, "widget emitted", f"gc-harness-ping {emitted}")
+
+    lines = diagnose(app, "E   AssertionError: gc-harness-ping never reached the app")
+    assert lines and lines[0].startswith(
+        "the harness's probe message gc-harness-ping, posted by the page at 0.76 s"
+    ), lines
+    assert not [line for line in lines if "install guard" in line or "did not forward" in line]
+
+
 def test_the_terminal_matrix_has_a_column_per_engine_and_point() -> None:
     rows = [
         {"scenario": "login: on_ready", "engine": e, "point": p, "outcome": o}
