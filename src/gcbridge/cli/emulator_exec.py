@@ -1,7 +1,7 @@
 """``gcbridge emulator exec [emulator options] -- CMD [ARG...]``: one command for any CI.
 
 What CMD gets (local test credentials, passed only to CMD, never printed) and how a stop
-reaches CMD's process group: docs/reference/emulator-control.md, "`gcbridge emulator exec`".
+reaches CMD's process group: docs/reference/emulator-control.md#emulator-exec.
 """
 
 from __future__ import annotations
