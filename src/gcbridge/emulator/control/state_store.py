@@ -15,7 +15,7 @@ import secrets
 import sqlite3
 from pathlib import Path
 
-from gcbridge.emulator.datadir import DIR_MODE, create_private_file
+from gcbridge.emulator.datadir import DIR_MODE, FILE_MODE
 from gcbridge.emulator.db import SCHEMA_VERSION, Database, migrate, stored_version
 from gcbridge.emulator.errors import ApiError
 
@@ -65,7 +65,7 @@ def save(db: Database, data_dir: Path, name: str) -> None:
     folder = snapshot_dir(data_dir)
     final = folder / f"{check_name(name)}.sqlite3"
     tmp = folder / f".{name}.{secrets.token_hex(4)}.tmp"
-    create_private_file(tmp)
+    os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, FILE_MODE))  # a new file, ours
     try:
         target = sqlite3.connect(tmp)
         try:
@@ -129,7 +129,7 @@ def _copy_into(source: sqlite3.Connection, db: Database) -> None:
 
 def _copy_migrated(source: sqlite3.Connection, work: Path, db: Database) -> None:
     """Migrate a copy of an older snapshot at ``work`` (0600), then restore that copy."""
-    create_private_file(work)
+    os.close(os.open(work, os.O_WRONLY | os.O_CREAT | os.O_EXCL, FILE_MODE))
     copy = sqlite3.connect(work, isolation_level=None)
     try:
         source.backup(copy)
