@@ -42,6 +42,24 @@ def _bridge(where: Path) -> Path:
     return path
 
 
+def _login_on_ready_with_plugin(
+    cwd: Path, name: str, source: str
+) -> subprocess.CompletedProcess[str]:
+    """``harness run -k login_on_ready`` in Chromium with the pytest plugin ``name`` loaded."""
+    (cwd / f"{name}.py").write_text(source, encoding="utf-8")
+    return _harness(
+        cwd,
+        "--bridge",
+        str(_bridge(cwd)),
+        "--engine",
+        "chromium",
+        "-k",
+        "login_on_ready",
+        PYTEST_ADDOPTS=f"-p {name}",
+        PYTHONPATH=os.pathsep.join([str(ROOT / "src"), str(ROOT / "harness"), str(cwd)]),
+    )
+
+
 def test_the_current_directory_conftest_is_not_loaded(tmp_path: Path) -> None:
     (tmp_path / "conftest.py").write_text(
         "raise SystemExit('the conftest.py of the current directory was loaded')\n",
@@ -73,18 +91,7 @@ def pytest_runtest_setup(item):
 @pytest.mark.browser
 @pytest.mark.slow
 def test_skip_reasons_and_the_webkit_notice_are_printed(tmp_path: Path) -> None:
-    (tmp_path / "skip_document_end.py").write_text(SKIP_PLUGIN, encoding="utf-8")
-    done = _harness(
-        tmp_path,
-        "--bridge",
-        str(_bridge(tmp_path)),
-        "--engine",
-        "chromium",
-        "-k",
-        "login_on_ready",
-        PYTEST_ADDOPTS="-p skip_document_end",
-        PYTHONPATH=os.pathsep.join([str(ROOT / "src"), str(ROOT / "harness"), str(tmp_path)]),
-    )
+    done = _login_on_ready_with_plugin(tmp_path, "skip_document_end", SKIP_PLUGIN)
     out = done.stdout
     assert done.returncode == 0, out + done.stderr
     assert "skip  login: login_on_ready  [chromium, document-end]" in out
@@ -162,18 +169,7 @@ def test_ctrl_c_silences_what_the_stop_leaves_behind(tmp_path: Path) -> None:
     """A coroutine that the Ctrl-C left never awaited, and a dying child's last words on
     stderr, are not shown after the stop: only its one line (pytest's capture once put them
     back on stderr at its end, after the command had replaced ``sys.stderr``)."""
-    (tmp_path / "left_behind.py").write_text(LEFT_BEHIND_PLUGIN, encoding="utf-8")
-    done = _harness(
-        tmp_path,
-        "--bridge",
-        str(_bridge(tmp_path)),
-        "--engine",
-        "chromium",
-        "-k",
-        "login_on_ready",
-        PYTEST_ADDOPTS="-p left_behind",
-        PYTHONPATH=os.pathsep.join([str(ROOT / "src"), str(ROOT / "harness"), str(tmp_path)]),
-    )
+    done = _login_on_ready_with_plugin(tmp_path, "left_behind", LEFT_BEHIND_PLUGIN)
     assert done.returncode == 130, done.stdout + done.stderr
     assert done.stderr.strip().splitlines() == ["gcbridge harness run: stopped (SIGINT)"]
 

@@ -162,8 +162,6 @@ class Interrupt:
     def __init__(self, printer: ProgressPrinter | None = None) -> None:
         self.stopped = False
         self.printer = printer
-        self._stderr: TextIO | None = None
-        self._stderr_fd: int | None = None
 
     def _handler(self, signum: int, frame: FrameType | None) -> None:
         if not self.stopped:
@@ -224,7 +222,7 @@ class Interrupt:
             yield
             return
         raise_if_stopped()  # one that landed before, where it could not be raised
-        self._stderr, self._stderr_fd = sys.stderr, os.dup(2)
+        stderr, stderr_fd = sys.stderr, os.dup(2)
         previous = signal.signal(signal.SIGINT, self._handler)
         try:
             yield
@@ -238,6 +236,6 @@ class Interrupt:
             signal.signal(signal.SIGINT, previous)
             if self.stopped:
                 gc.collect()  # what the stop left unreferenced is reported now, unheard
-            os.dup2(self._stderr_fd, 2)
-            os.close(self._stderr_fd)
-            sys.stderr = self._stderr
+            os.dup2(stderr_fd, 2)
+            os.close(stderr_fd)
+            sys.stderr = stderr
