@@ -175,7 +175,6 @@ class SqliteStore(DeliveryStore):
     def complete(
         self, claim: Claim, now: float | None, *, retention: float, tolerance: float
     ) -> bool:
-        """Mark processed for the retention; remember the signature (``token``: if still its)."""
         t = time.time() if now is None else now
         sig, ts = claim.signature, claim.timestamp_ms
         with self._locked(), self._tx():
@@ -194,7 +193,6 @@ class SqliteStore(DeliveryStore):
         return True
 
     def release(self, claim: Claim) -> bool:
-        """Drop a claim (``token``'s only, if given)."""
         with self._locked():
             cur = self._conn.execute(
                 "DELETE FROM delivery_ids WHERE delivery_id = ? AND state = 'claimed' "
@@ -204,7 +202,6 @@ class SqliteStore(DeliveryStore):
         return cur.rowcount == 1
 
     def state(self, delivery_id: str, now: float | None) -> EntryState | None:
-        """``processed``, ``in_flight`` or ``None``."""
         t = time.time() if now is None else now
         with self._locked():
             row = self._conn.execute(
@@ -216,7 +213,6 @@ class SqliteStore(DeliveryStore):
     def claim_signature(
         self, signature: str, timestamp_ms: int, now: float | None, *, tolerance: float
     ) -> bool:
-        """Remember a signature unless alive."""
         t = time.time() if now is None else now
         expiry = signature_expiry(timestamp_ms, t, tolerance)
         with self._locked(), self._tx():
@@ -224,7 +220,6 @@ class SqliteStore(DeliveryStore):
         return cur.rowcount == 1
 
     def prune(self, now: float | None) -> int:
-        """Delete expired ids and signatures."""
         t = time.time() if now is None else now
         with self._locked(), self._tx():
             a = self._conn.execute("DELETE FROM delivery_ids WHERE expires_at < ?", (t,)).rowcount
@@ -232,7 +227,6 @@ class SqliteStore(DeliveryStore):
         return a + b
 
     def close(self) -> None:
-        """Close the connection."""
         with self._lock:
             self._conn.close()
 
