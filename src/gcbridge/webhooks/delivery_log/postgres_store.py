@@ -28,23 +28,22 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from gcbridge.webhooks.delivery_log.base import (
+    DEFAULT_TIMEOUT,
     ClaimOutcome,
     DeliveryStore,
     EntryState,
     entry_state,
+    load_driver,
 )
 from gcbridge.webhooks.delivery_log.claims import Claim
 from gcbridge.webhooks.delivery_log.deadline import Breaker, TimedOut, Watchdog
 from gcbridge.webhooks.delivery_log.postgres_schema import ensure_schema
-from gcbridge.webhooks.errors import DeliveryLogConfigError
 
 if TYPE_CHECKING:
     import psycopg
 
 __all__ = ["PostgresStore", "load_psycopg", "DEFAULT_TIMEOUT"]
 
-DEFAULT_TIMEOUT = 5.0
-"""Seconds one call may take on the server (statement and lock waits); the client allows 1 more."""
 _CLIENT_MARGIN = 1.0  # the server's own timeouts fire first while it still answers
 _DEADLOCK_RETRIES = 3
 _RETRYABLE = ("40P01", "40001")  # deadlock, serialization failure: the transaction may run again
@@ -102,18 +101,12 @@ SELECT EXISTS (SELECT 1 FROM ids)"""
 
 def load_psycopg() -> Any:
     """The psycopg module, or a clear error naming the extra to install."""
-    try:
-        import psycopg
-    except ImportError:
-        raise DeliveryLogConfigError(
-            'a PostgreSQL delivery log needs psycopg 3: pip install "gc-bridge[postgres]"',
-            reason="missing_extra",
-        ) from None
-    return psycopg
+    return load_driver(
+        "psycopg", 'a PostgreSQL delivery log needs psycopg 3: pip install "gc-bridge[postgres]"'
+    )
 
 
 def _claim_params(claim: Claim, now: float | None, **more: float) -> dict[str, Any]:
-    """A claim's fields as the statements' named parameters (and ``now``, ``more``)."""
     fields = {"id": claim.delivery_id, "token": claim.token, "sig": claim.signature}
     return {**fields, "ts": claim.timestamp_ms, "now": now, **more}
 

@@ -13,18 +13,16 @@ from __future__ import annotations
 from typing import Any
 
 from gcbridge.webhooks.delivery_log.base import (
+    DEFAULT_TIMEOUT,
     ClaimOutcome,
     DeliveryStore,
     EntryState,
     entry_state,
+    load_driver,
 )
 from gcbridge.webhooks.delivery_log.claims import Claim
-from gcbridge.webhooks.errors import DeliveryLogConfigError
 
 __all__ = ["RedisStore", "load_redis", "DELIVERY_KEY", "SIGNATURE_KEY", "DEFAULT_TIMEOUT"]
-
-DEFAULT_TIMEOUT = 5.0
-"""Seconds to connect, and to wait for one answer, before the log counts as unavailable."""
 
 DELIVERY_KEY = "{gcbridge}:delivery:"
 """Prefix of a delivery id's key (a hash: state, token, expires_at, signature, timestamp_ms)."""
@@ -142,14 +140,9 @@ return 0
 
 def load_redis() -> Any:
     """The redis module, or a clear error naming the extra to install."""
-    try:
-        import redis
-    except ImportError:
-        raise DeliveryLogConfigError(
-            'a Redis delivery log needs redis-py: pip install "gc-bridge[redis]"',
-            reason="missing_extra",
-        ) from None
-    return redis
+    return load_driver(
+        "redis", 'a Redis delivery log needs redis-py: pip install "gc-bridge[redis]"'
+    )
 
 
 def _now_arg(now: float | None) -> str:
