@@ -53,6 +53,8 @@ _MIGRATE = (
     "FROM deliveries"
 )
 
+_STATE = "SELECT state FROM delivery_ids WHERE delivery_id = ? AND expires_at >= ?"
+
 _REMEMBER_SIGNATURE = (
     "INSERT INTO signatures (signature, expires_at) VALUES (?, ?) "
     "ON CONFLICT (signature) DO UPDATE SET expires_at = excluded.expires_at "
@@ -155,10 +157,7 @@ class SqliteStore(DeliveryStore):
         t = time.time() if now is None else now
         sig = claim.signature
         with self._locked(), self._tx():
-            row = self._conn.execute(
-                "SELECT state FROM delivery_ids WHERE delivery_id = ? AND expires_at >= ?",
-                (claim.delivery_id, t),
-            ).fetchone()
+            row = self._conn.execute(_STATE, (claim.delivery_id, t)).fetchone()
             expiry = signature_expiry(claim.timestamp_ms, t, tolerance)
             if row is not None:
                 # A copy's signature is remembered too: replayed under a new id, it is refused.
@@ -204,10 +203,7 @@ class SqliteStore(DeliveryStore):
     def state(self, delivery_id: str, now: float | None) -> EntryState | None:
         t = time.time() if now is None else now
         with self._locked():
-            row = self._conn.execute(
-                "SELECT state FROM delivery_ids WHERE delivery_id = ? AND expires_at >= ?",
-                (delivery_id, t),
-            ).fetchone()
+            row = self._conn.execute(_STATE, (delivery_id, t)).fetchone()
         return entry_state(row[0] if row else None)
 
     def claim_signature(
