@@ -19,7 +19,7 @@ from pydantic import ValidationError
 
 from gcbridge.sso.errors import SsoInvalid
 from gcbridge.sso.fields import FIELDS, describe_errors
-from gcbridge.sso.format import compute_signature, decode_message, split_token
+from gcbridge.sso.format import decode_message, signature_matches, split_token
 from gcbridge.sso.policy import DEFAULT_LEEWAY, DEFAULT_MAX_AGE, sso_age_verdict
 from gcbridge.sso.user import SsoUser
 
@@ -79,14 +79,7 @@ class Diagnosis:
 
     def as_dict(self) -> dict[str, Any]:
         """The JSON form printed by ``gcbridge sso check --json``."""
-        return {
-            "ok": self.ok,
-            "status": self.status,
-            "problems": [asdict(p) for p in self.problems],
-            "warnings": [asdict(w) for w in self.warnings],
-            "user": self.user,
-            "clock_skew_seconds": self.clock_skew_seconds,
-        }
+        return {"ok": self.ok, **asdict(self)}
 
 
 def clock_skew(date_header: str | None, now: float) -> float | None:
@@ -220,16 +213,14 @@ def diagnose_answer(
     redirects = list(redirects)
     if redirects:
         report.warnings.append(_redirect_finding(redirects, left_origin, token))
-    for location in redirects:
-        if _leaks(location, token):
-            problems.append(
-                Finding(
-                    "redirect_leak",
-                    "a redirect's Location carries ssoData (URLs end up in logs and Referer)",
-                    "answer ssoData in the response body of the URL itself, never in a URL",
-                )
+    if any(_leaks(location, token) for location in redirects):
+        problems.append(
+            Finding(
+                "redirect_leak",
+                "a redirect's Location carries ssoData (URLs end up in logs and Referer)",
+                "answer ssoData in the response body of the URL itself, never in a URL",
             )
-            break
+        )
     if status != 200:
         problems.append(
             Finding(
@@ -272,8 +263,7 @@ def diagnose_answer(
         problems.append(Finding(exc.reason, str(exc), _FORMAT_FIX.get(exc.reason, "")))
         return report
 
-    expected = compute_signature(key, parts.message, parts.timestamp)
-    if not hmac.compare_digest(expected, parts.signature):
+    if not signature_matches(key, parts.message, parts.timestamp, parts.signature):
         problems.append(_signature_finding(key, parts.message, parts.timestamp, parts.signature))
     verdict = sso_age_verdict(parts.timestamp, now, max_age, leeway)
     if verdict != "ok":

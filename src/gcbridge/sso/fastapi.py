@@ -21,7 +21,6 @@ from fastapi import APIRouter, Depends, HTTPException
 from fastapi.responses import JSONResponse
 
 from gcbridge.sso.issuer import SsoIssuer, coerce_user
-from gcbridge.sso.user import SsoUser
 
 __all__ = ["sso_router", "NO_STORE_HEADERS"]
 
@@ -43,7 +42,7 @@ def sso_router(
         if user is None:
             raise HTTPException(401, "not signed in", headers=NO_STORE_HEADERS)
         try:
-            sso_user = coerce_user(user) if not isinstance(user, SsoUser) else user
+            sso_user = coerce_user(user)
         except (TypeError, ValueError):
             # The app's own user record does not fit ssoData: a server bug, not
             # the caller's; do not echo the record back.

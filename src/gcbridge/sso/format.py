@@ -114,11 +114,9 @@ def decode_message(message: str) -> dict[str, Any]:
         raise SsoInvalid("the message is not valid base64", reason="bad_base64") from None
     try:
         value = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, RecursionError):
-        raise SsoInvalid("the message is not UTF-8 JSON", reason="bad_json") from None
-    except ValueError:
-        # JSONDecodeError, and also Python's int digit limit (a 5,000-digit number
-        # raises a bare ValueError from inside the parser).
+    except (ValueError, RecursionError):
+        # ValueError: UnicodeDecodeError, JSONDecodeError, and also Python's int digit limit
+        # (a 5,000-digit number raises a bare ValueError from inside the parser).
         raise SsoInvalid("the message is not UTF-8 JSON", reason="bad_json") from None
     if not isinstance(value, dict):
         raise SsoInvalid("the message is JSON but not an object", reason="bad_json")

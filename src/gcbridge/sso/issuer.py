@@ -33,15 +33,6 @@ def coerce_user(user: SsoUser | Mapping[str, Any]) -> SsoUser:
     return SsoUser.model_validate(dict(user))
 
 
-def _check_strength(secret: bytes) -> None:
-    if len(secret) < MIN_SECRET_BYTES:
-        raise WeakSecret(
-            f"the SSO secret is {len(secret)} bytes; an issuer needs at least "
-            f"{MIN_SECRET_BYTES} (use the site's secret, or a random one such as "
-            "secrets.token_urlsafe(32))"
-        )
-
-
 class SsoIssuer:
     """Issues ssoData tokens signed with the site's SSO secret.
 
@@ -59,8 +50,12 @@ class SsoIssuer:
         allow_weak_secret: bool = False,
     ) -> None:
         self._secret = _secret_bytes(secret)
-        if not allow_weak_secret:
-            _check_strength(self._secret)
+        if not allow_weak_secret and len(self._secret) < MIN_SECRET_BYTES:
+            raise WeakSecret(
+                f"the SSO secret is {len(self._secret)} bytes; an issuer needs at least "
+                f"{MIN_SECRET_BYTES} (use the site's secret, or a random one such as "
+                "secrets.token_urlsafe(32))"
+            )
         self._clock = clock
 
     def __repr__(self) -> str:

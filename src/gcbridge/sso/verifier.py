@@ -32,17 +32,13 @@ def _user_from_message(message: str) -> SsoUser:
     try:
         return SsoUser.model_validate(decode_message(message))
     except ValidationError as exc:
-        raise user_refused(exc) from None
-
-
-def user_refused(exc: ValidationError) -> SsoInvalid:
-    """The ``bad_user`` refusal for a user the model refused: every field named, and why."""
-    problems = describe_errors(exc.errors())
-    return SsoInvalid(
-        "the user in ssoData is invalid: " + "; ".join(p.message for p in problems),
-        reason="bad_user",
-        problems=problems,
-    )
+        # bad_user names every refused field, and why
+        problems = describe_errors(exc.errors())
+        raise SsoInvalid(
+            "the user in ssoData is invalid: " + "; ".join(p.message for p in problems),
+            reason="bad_user",
+            problems=problems,
+        ) from None
 
 
 class SsoVerifier:

@@ -80,9 +80,15 @@ class EmulatorClock:
     def _read(self) -> tuple[float, bool]:
         """(emulator time in seconds, whether its clock runs) from one health answer."""
         path = (self._parts.path or "") + "/_emulator/health"
-        for _ in range(2):
+        while True:  # at most twice: a failed connection is dropped, the next one is new
             reused = self._conn is not None
-            conn = self._connection()
+            if self._conn is None:
+                https = self._parts.scheme == "https"
+                cls = http.client.HTTPSConnection if https else http.client.HTTPConnection
+                self._conn = cls(
+                    self._parts.hostname or "", self._parts.port, timeout=self._timeout
+                )
+            conn = self._conn
             try:
                 conn.request("GET", path, headers={"Accept": "application/json"})
                 response = conn.getresponse()
@@ -108,14 +114,3 @@ class EmulatorClock:
                     f"{self.url}/_emulator/health did not answer an emulator's clock"
                 ) from None
             return now_ms / 1000.0, clock["mode"] == "system"
-        raise AssertionError("unreachable")
-
-    def _connection(self) -> http.client.HTTPConnection:
-        if self._conn is None:
-            cls = (
-                http.client.HTTPSConnection
-                if self._parts.scheme == "https"
-                else http.client.HTTPConnection
-            )
-            self._conn = cls(self._parts.hostname or "", self._parts.port, timeout=self._timeout)
-        return self._conn

@@ -100,9 +100,7 @@ def create_app(
 
     from gcbridge.webhooks.receiver import WebhookHTTPException, WebhookReceiver
 
-    if out is None:
-        out = sys.stdout
-    stream = out
+    stream = sys.stdout if out is None else out
 
     def emit(line: str) -> None:
         if callable(stream):
@@ -114,17 +112,16 @@ def create_app(
         secrets, delivery_log=delivery_log, tolerance=tolerance, clock=clock, max_body=max_body
     )
 
+    def rejected(reason: str, request: Request) -> str:
+        sent = request.headers
+        return format_rejected(reason, sent.get(DELIVERY_ID_HEADER), sent.get(RETRY_COUNT_HEADER))
+
     async def receive(request: Request) -> Any:
         if respond is not None and not (step := respond.next()).passes:
             # scripted: answered before any check, the body left unread (never past the cap)
             from gcbridge.webhooks.respond import perform
 
-            line = format_rejected(
-                str(step),
-                request.headers.get(DELIVERY_ID_HEADER),
-                request.headers.get(RETRY_COUNT_HEADER),
-            )
-            emit("SCRIPTED" + line[len("REJECTED") :])
+            emit("SCRIPTED" + rejected(str(step), request)[len("REJECTED") :])
             return await perform(step, request)
         try:
             delivery, claim = await receiver.admit(request)
@@ -132,11 +129,7 @@ def create_app(
             reason = str(
                 exc.body.get("error") or ("duplicate" if exc.body.get("duplicate") else "-")
             )
-            line = format_rejected(
-                reason,
-                request.headers.get(DELIVERY_ID_HEADER),
-                request.headers.get(RETRY_COUNT_HEADER),
-            )
+            line = rejected(reason, request)
             emit("SKIPPED " + line[len("REJECTED") :] if exc.status_code in (200, 503) else line)
             return JSONResponse(exc.body, status_code=exc.status_code, headers=exc.headers)
         async with receiver.settled(claim):

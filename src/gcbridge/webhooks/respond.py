@@ -95,7 +95,7 @@ def _step(text: str) -> Step:
 
 def parse_steps(text: str) -> tuple[Step, ...]:
     """The steps of ``--respond``; raises :class:`RespondStepsError` with what is wrong."""
-    parts = [p for p in text.split(",")]
+    parts = text.split(",")
     if not text.strip() or any(not p.strip() for p in parts):
         raise RespondStepsError(
             f"--respond {text[:60]!r}: comma-separated steps such as 500,429:retry-after=120,200"

@@ -285,12 +285,11 @@ class WebhookPoster:
         if where is None:
             raise ValueError("give the poster a target: an ASGI app or a base URL")
         if isinstance(where, str):
-            async with httpx.AsyncClient(base_url=where, timeout=30) as client:
-                return await client.post(url_path, content=body, headers=sent)
-        service = self.as_service if as_service is None else as_service
-        # the service sees a handler's exception as the 500 it retries
-        transport = httpx.ASGITransport(app=where, raise_app_exceptions=not service)
-        async with httpx.AsyncClient(
-            transport=transport, base_url="http://receiver.test"
-        ) as client:
+            client = httpx.AsyncClient(base_url=where, timeout=30)
+        else:
+            service = self.as_service if as_service is None else as_service
+            # the service sees a handler's exception as the 500 it retries
+            transport = httpx.ASGITransport(app=where, raise_app_exceptions=not service)
+            client = httpx.AsyncClient(transport=transport, base_url="http://receiver.test")
+        async with client:
             return await client.post(url_path, content=body, headers=sent)

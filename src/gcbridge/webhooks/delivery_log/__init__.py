@@ -25,7 +25,12 @@ from collections.abc import Callable
 from typing import TypedDict, TypeVar, Unpack
 
 from gcbridge.clock import Clock
-from gcbridge.webhooks.delivery_log.base import ClaimOutcome, DeliveryStore, EntryState
+from gcbridge.webhooks.delivery_log.base import (
+    DEFAULT_TIMEOUT,
+    ClaimOutcome,
+    DeliveryStore,
+    EntryState,
+)
 from gcbridge.webhooks.delivery_log.claims import (
     MAX_DELIVERY_ID_LENGTH,
     Claim,
@@ -261,9 +266,9 @@ def _replayed() -> WebhookReplayError:
 
 
 def _store_for(url: str, timeout: float | None = None) -> DeliveryStore:
-    """The store for ``url`` (a path, ``sqlite://``, ``postgresql://``, ``redis://``)."""
     scheme = url.split("://", 1)[0].lower() if "://" in url else ""
     busy = DEFAULT_BUSY_TIMEOUT if timeout is None else timeout
+    wait = DEFAULT_TIMEOUT if timeout is None else timeout
     if not scheme:
         return SqliteStore(url, retention=DEFAULT_RETENTION, timeout=busy)
     if scheme == "sqlite":
@@ -271,30 +276,15 @@ def _store_for(url: str, timeout: float | None = None) -> DeliveryStore:
         path = path[1:] if path.startswith("/") else path  # sqlite:///rel, sqlite:////abs
         return SqliteStore(path or ":memory:", retention=DEFAULT_RETENTION, timeout=busy)
     if scheme in ("postgresql", "postgres"):
-        from gcbridge.webhooks.delivery_log.postgres_store import (
-            DEFAULT_TIMEOUT,
-            PostgresStore,
-            load_psycopg,
-        )
+        from gcbridge.webhooks.delivery_log.postgres_store import PostgresStore, load_psycopg
 
-        pg_timeout = DEFAULT_TIMEOUT if timeout is None else timeout
-        return _guarded(
-            "postgresql",
-            lambda: PostgresStore(url, timeout=pg_timeout),
-            (load_psycopg().Error, TimedOut),
-        )
+        pg_errors = (load_psycopg().Error,)
+        return _guarded("postgresql", lambda: PostgresStore(url, timeout=wait), pg_errors)
     if scheme in ("redis", "rediss", "unix"):
-        from gcbridge.webhooks.delivery_log.redis_store import (
-            DEFAULT_TIMEOUT as REDIS_TIMEOUT,
-        )
         from gcbridge.webhooks.delivery_log.redis_store import RedisStore, load_redis
 
-        redis_timeout = REDIS_TIMEOUT if timeout is None else timeout
-        return _guarded(
-            "redis",
-            lambda: RedisStore(url, timeout=redis_timeout),
-            (load_redis().RedisError,),
-        )
+        redis_errors = (load_redis().RedisError,)
+        return _guarded("redis", lambda: RedisStore(url, timeout=wait), redis_errors)
     raise DeliveryLogConfigError(
         f"unsupported delivery log URL scheme {scheme!r}: use a file path, sqlite:///PATH, "
         "postgresql://... or redis://...",

@@ -17,12 +17,26 @@ followed by a separate write.
 
 from __future__ import annotations
 
+import importlib
 from abc import ABC, abstractmethod
-from typing import Literal
+from typing import Any, Literal
 
 from gcbridge.webhooks.delivery_log.claims import Claim
+from gcbridge.webhooks.errors import DeliveryLogConfigError
 
-__all__ = ["DeliveryStore", "ClaimOutcome", "EntryState", "entry_state", "signature_expiry"]
+__all__ = [
+    "DeliveryStore",
+    "ClaimOutcome",
+    "EntryState",
+    "entry_state",
+    "signature_expiry",
+    "load_driver",
+    "DEFAULT_TIMEOUT",
+]
+
+DEFAULT_TIMEOUT = 5.0
+"""Seconds one call to a PostgreSQL or Redis log may wait (connecting too) before the log
+counts as unavailable; PostgreSQL's server-side bounds are this, the client allows 1 more."""
 
 ClaimOutcome = Literal["new", "duplicate", "in_flight", "replayed"]
 """``new``: the caller holds the claim; ``duplicate``: processed already;
@@ -38,6 +52,14 @@ def entry_state(raw: object) -> EntryState | None:
     if raw is None:
         return None
     return "processed" if raw in ("processed", b"processed") else "in_flight"
+
+
+def load_driver(module: str, needs: str) -> Any:
+    """The backend's library ``module``, or a ``missing_extra`` error saying what it ``needs``."""
+    try:
+        return importlib.import_module(module)
+    except ImportError:
+        raise DeliveryLogConfigError(needs, reason="missing_extra") from None
 
 
 def signature_expiry(timestamp_ms: int, now: float, tolerance: float) -> float:

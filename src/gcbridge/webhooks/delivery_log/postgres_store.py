@@ -28,25 +28,25 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from gcbridge.webhooks.delivery_log.base import (
+    DEFAULT_TIMEOUT,
     ClaimOutcome,
     DeliveryStore,
     EntryState,
     entry_state,
+    load_driver,
 )
 from gcbridge.webhooks.delivery_log.claims import Claim
 from gcbridge.webhooks.delivery_log.deadline import Breaker, TimedOut, Watchdog
 from gcbridge.webhooks.delivery_log.postgres_schema import ensure_schema
-from gcbridge.webhooks.errors import DeliveryLogConfigError
 
 if TYPE_CHECKING:
     import psycopg
 
 __all__ = ["PostgresStore", "load_psycopg", "DEFAULT_TIMEOUT"]
 
-DEFAULT_TIMEOUT = 5.0
-"""Seconds one call may take on the server (statement and lock waits); the client allows 1 more."""
 _CLIENT_MARGIN = 1.0  # the server's own timeouts fire first while it still answers
 _DEADLOCK_RETRIES = 3
+_RETRYABLE = ("40P01", "40001")  # deadlock, serialization failure: the transaction may run again
 
 _NOW = "COALESCE(%(now)s::float8, extract(epoch FROM now())::float8)"
 _SIG_EXPIRY = f"GREATEST(%(ts)s::float8 / 1000.0, {_NOW}) + %(tolerance)s::float8"
@@ -101,18 +101,12 @@ SELECT EXISTS (SELECT 1 FROM ids)"""
 
 def load_psycopg() -> Any:
     """The psycopg module, or a clear error naming the extra to install."""
-    try:
-        import psycopg
-    except ImportError:
-        raise DeliveryLogConfigError(
-            'a PostgreSQL delivery log needs psycopg 3: pip install "gc-bridge[postgres]"',
-            reason="missing_extra",
-        ) from None
-    return psycopg
+    return load_driver(
+        "psycopg", 'a PostgreSQL delivery log needs psycopg 3: pip install "gc-bridge[postgres]"'
+    )
 
 
 def _claim_params(claim: Claim, now: float | None, **more: float) -> dict[str, Any]:
-    """A claim's fields as the statements' named parameters (and ``now``, ``more``)."""
     fields = {"id": claim.delivery_id, "token": claim.token, "sig": claim.signature}
     return {**fields, "ts": claim.timestamp_ms, "now": now, **more}
 
@@ -136,6 +130,9 @@ class PostgresStore(DeliveryStore):
         self.errors = (self._psycopg.Error, TimedOut)
         self.timeout = float(timeout)
         self._params = _connection_params(self._psycopg, url, self.timeout)
+        self._connect_timeout = int(
+            self._params.get("connect_timeout") or max(2, math.ceil(self.timeout))
+        )
         self._max = max_connections
         self._create = create_schema
         self._cond = threading.Condition()
@@ -160,10 +157,6 @@ class PostgresStore(DeliveryStore):
         params = {**self._params, "connect_timeout": str(min(left, self._connect_timeout))}
         conn: psycopg.Connection[Any] = self._psycopg.connect(autocommit=True, **params)
         return conn
-
-    @property
-    def _connect_timeout(self) -> int:
-        return int(self._params.get("connect_timeout") or max(2, math.ceil(self.timeout)))
 
     def _acquire(self, deadline: float) -> psycopg.Connection[Any] | None:
         """An idle connection, or ``None`` when this call may open a new one."""
@@ -214,7 +207,7 @@ class PostgresStore(DeliveryStore):
                     except self._psycopg.Error as exc:
                         if fired():
                             raise TimedOut("the delivery log did not answer in time") from exc
-                        if _is_retryable(exc) and attempt < _DEADLOCK_RETRIES:
+                        if _sqlstate(exc) in _RETRYABLE and attempt < _DEADLOCK_RETRIES:
                             time.sleep(0.01 * (attempt + 1) * (1 + secrets.randbelow(100) / 100))
                             continue
                         if _sqlstate(exc) == "42P01" and attempt < _DEADLOCK_RETRIES:
@@ -259,13 +252,11 @@ class PostgresStore(DeliveryStore):
     def complete(
         self, claim: Claim, now: float | None, *, retention: float, tolerance: float
     ) -> bool:
-        """Mark processed for the retention; remember the signature (``token``: if still its)."""
         params = _claim_params(claim, now, retention=retention, tolerance=tolerance)
         row = self._run(lambda conn: conn.execute(_COMPLETE, params).fetchone())
         return bool(row and row[0])
 
     def release(self, claim: Claim) -> bool:
-        """Drop a claim (``token``'s only, if given)."""
         sql = (
             "DELETE FROM gcbridge_delivery_ids WHERE delivery_id = %(id)s "
             "AND state = 'claimed' AND (%(token)s::text IS NULL OR token = %(token)s) RETURNING 1"
@@ -274,14 +265,12 @@ class PostgresStore(DeliveryStore):
         return bool(self._run(lambda conn: conn.execute(sql, params).fetchone() is not None))
 
     def state(self, delivery_id: str, now: float | None) -> EntryState | None:
-        """``processed``, ``in_flight`` or ``None``."""
         row = self._run(lambda c: c.execute(_STATE, {"id": delivery_id, "now": now}).fetchone())
         return entry_state(row[0] if row else None)
 
     def claim_signature(
         self, signature: str, timestamp_ms: int, now: float | None, *, tolerance: float
     ) -> bool:
-        """Remember a signature unless alive."""
         params = {"sig": signature, "ts": int(timestamp_ms), "now": now, "tolerance": tolerance}
         return bool(self._run(lambda c: c.execute(_CLAIM_SIGNATURE, params).fetchone()))
 
@@ -301,18 +290,12 @@ class PostgresStore(DeliveryStore):
         return int(self._run(run))
 
     def close(self) -> None:
-        """Close the connections."""
         self._drop_idle()
         self._watchdog.close()
 
 
 def _sqlstate(exc: Exception) -> str | None:
     return getattr(exc, "sqlstate", None)
-
-
-def _is_retryable(exc: Exception) -> bool:
-    """A deadlock or a serialization failure: the transaction may simply run again."""
-    return _sqlstate(exc) in ("40P01", "40001")
 
 
 def _close_quietly(conn: Any) -> None:

@@ -13,18 +13,16 @@ from __future__ import annotations
 from typing import Any
 
 from gcbridge.webhooks.delivery_log.base import (
+    DEFAULT_TIMEOUT,
     ClaimOutcome,
     DeliveryStore,
     EntryState,
     entry_state,
+    load_driver,
 )
 from gcbridge.webhooks.delivery_log.claims import Claim
-from gcbridge.webhooks.errors import DeliveryLogConfigError
 
 __all__ = ["RedisStore", "load_redis", "DELIVERY_KEY", "SIGNATURE_KEY", "DEFAULT_TIMEOUT"]
-
-DEFAULT_TIMEOUT = 5.0
-"""Seconds to connect, and to wait for one answer, before the log counts as unavailable."""
 
 DELIVERY_KEY = "{gcbridge}:delivery:"
 """Prefix of a delivery id's key (a hash: state, token, expires_at, signature, timestamp_ms)."""
@@ -37,8 +35,9 @@ if not now then
   local t = redis.call('TIME')
   now = tonumber(t[1]) + tonumber(t[2]) / 1000000
 end
-local function put(key, value, expires)
-  redis.call('SET', key, value, 'PX', math.max(1, math.ceil((expires - now) * 1000)))
+local function ttl(expires) return math.max(1, math.ceil((expires - now) * 1000)) end
+local function put(key, expires)
+  redis.call('SET', key, string.format('%.6f', expires), 'PX', ttl(expires))
 end
 local function alive(key)
   local e = tonumber(redis.call('GET', key))
@@ -46,7 +45,19 @@ local function alive(key)
 end
 local function keep(key, expires)
   local old = tonumber(redis.call('GET', key))
-  if old == nil or old < expires then put(key, string.format('%.6f', expires), expires) end
+  if old == nil or old < expires then put(key, expires) end
+end
+local function sig_expiry(ts_ms, tolerance)
+  return math.max(tonumber(ts_ms) / 1000, now) + tonumber(tolerance)
+end
+local function live_state(key)
+  local row = redis.call('HMGET', key, 'state', 'expires_at')
+  if row[1] and tonumber(row[2]) >= now then return row[1] end
+end
+local function record(key, expires, ...)
+  redis.call('DEL', key)
+  redis.call('HSET', key, 'expires_at', string.format('%.6f', expires), ...)
+  redis.call('PEXPIRE', key, ttl(expires))
 end
 """
 
@@ -54,20 +65,17 @@ end
 _CLAIM = (
     _NOW
     + """
-local sig_expires = math.max(tonumber(ARGV[4]) / 1000, now) + tonumber(ARGV[6])
-local row = redis.call('HMGET', KEYS[1], 'state', 'expires_at')
-if row[1] and tonumber(row[2]) >= now then
+local sig_expires = sig_expiry(ARGV[4], ARGV[6])
+local state = live_state(KEYS[1])
+if state then
   keep(KEYS[2], sig_expires)  -- a copy's signature is remembered too
-  if row[1] == 'processed' then return 'duplicate' end
+  if state == 'processed' then return 'duplicate' end
   return 'in_flight'
 end
 if alive(KEYS[2]) then return 'replayed' end
-put(KEYS[2], string.format('%.6f', sig_expires), sig_expires)
-local until_ = now + tonumber(ARGV[5])
-redis.call('DEL', KEYS[1])
-redis.call('HSET', KEYS[1], 'state', 'claimed', 'token', ARGV[2],
-  'expires_at', string.format('%.6f', until_), 'signature', ARGV[3], 'timestamp_ms', ARGV[4])
-redis.call('PEXPIRE', KEYS[1], math.max(1, math.ceil((until_ - now) * 1000)))
+put(KEYS[2], sig_expires)
+record(KEYS[1], now + tonumber(ARGV[5]),
+  'state', 'claimed', 'token', ARGV[2], 'signature', ARGV[3], 'timestamp_ms', ARGV[4])
 return 'new'
 """
 )
@@ -80,12 +88,9 @@ if ARGV[6] ~= '' then
   local held = redis.call('HMGET', KEYS[1], 'state', 'token')
   if held[1] and not (held[1] == 'claimed' and held[2] == ARGV[6]) then return 0 end
 end
-local until_ = now + tonumber(ARGV[4])
-redis.call('DEL', KEYS[1])
-redis.call('HSET', KEYS[1], 'state', 'processed', 'expires_at', string.format('%.6f', until_),
-  'signature', ARGV[2], 'timestamp_ms', ARGV[3])
-redis.call('PEXPIRE', KEYS[1], math.max(1, math.ceil((until_ - now) * 1000)))
-keep(KEYS[2], math.max(tonumber(ARGV[3]) / 1000, now) + tonumber(ARGV[5]))
+record(KEYS[1], now + tonumber(ARGV[4]),
+  'state', 'processed', 'signature', ARGV[2], 'timestamp_ms', ARGV[3])
+keep(KEYS[2], sig_expiry(ARGV[3], ARGV[5]))
 return 1
 """
 )
@@ -103,9 +108,7 @@ return 0
 _STATE = (
     _NOW
     + """
-local row = redis.call('HMGET', KEYS[1], 'state', 'expires_at')
-if row[1] and tonumber(row[2]) >= now then return row[1] end
-return false
+return live_state(KEYS[1]) or false
 """
 )
 
@@ -114,13 +117,10 @@ _CLAIM_SIGNATURE = (
     _NOW
     + """
 if alive(KEYS[1]) then return 0 end
-local sig_expires = math.max(tonumber(ARGV[2]) / 1000, now) + tonumber(ARGV[3])
-put(KEYS[1], string.format('%.6f', sig_expires), sig_expires)
+put(KEYS[1], sig_expiry(ARGV[2], ARGV[3]))
 return 1
 """
 )
-
-# KEYS: signature. ARGV: now
 
 # KEYS: any. ARGV: now. Deletes the key if its expiry passed (TTLs do it in real time).
 _PRUNE = (
@@ -140,14 +140,9 @@ return 0
 
 def load_redis() -> Any:
     """The redis module, or a clear error naming the extra to install."""
-    try:
-        import redis
-    except ImportError:
-        raise DeliveryLogConfigError(
-            'a Redis delivery log needs redis-py: pip install "gc-bridge[redis]"',
-            reason="missing_extra",
-        ) from None
-    return redis
+    return load_driver(
+        "redis", 'a Redis delivery log needs redis-py: pip install "gc-bridge[redis]"'
+    )
 
 
 def _now_arg(now: float | None) -> str:
@@ -193,26 +188,22 @@ class RedisStore(DeliveryStore):
     def complete(
         self, claim: Claim, now: float | None, *, retention: float, tolerance: float
     ) -> bool:
-        """Mark processed for the retention; remember the signature (``token``: if still its)."""
         keys = [DELIVERY_KEY + claim.delivery_id, SIGNATURE_KEY + claim.signature]
         args = [_now_arg(now), claim.signature, claim.timestamp_ms, retention, tolerance]
         args.append(claim.token or "")
         return bool(self._complete(keys=keys, args=args))
 
     def release(self, claim: Claim) -> bool:
-        """Drop a claim (``token``'s only, if given)."""
         return bool(
             self._release(keys=[DELIVERY_KEY + claim.delivery_id], args=[claim.token or ""])
         )
 
     def state(self, delivery_id: str, now: float | None) -> EntryState | None:
-        """``processed``, ``in_flight`` or ``None``."""
         return entry_state(self._state(keys=[DELIVERY_KEY + delivery_id], args=[_now_arg(now)]))
 
     def claim_signature(
         self, signature: str, timestamp_ms: int, now: float | None, *, tolerance: float
     ) -> bool:
-        """Remember a signature unless alive."""
         args = [_now_arg(now), int(timestamp_ms), tolerance]
         return bool(self._claim_signature(keys=[SIGNATURE_KEY + signature], args=args))
 
@@ -224,5 +215,4 @@ class RedisStore(DeliveryStore):
         return total
 
     def close(self) -> None:
-        """Close the connection pool."""
         self._client.close()

@@ -53,6 +53,8 @@ _MIGRATE = (
     "FROM deliveries"
 )
 
+_STATE = "SELECT state FROM delivery_ids WHERE delivery_id = ? AND expires_at >= ?"
+
 _REMEMBER_SIGNATURE = (
     "INSERT INTO signatures (signature, expires_at) VALUES (?, ?) "
     "ON CONFLICT (signature) DO UPDATE SET expires_at = excluded.expires_at "
@@ -155,10 +157,7 @@ class SqliteStore(DeliveryStore):
         t = time.time() if now is None else now
         sig = claim.signature
         with self._locked(), self._tx():
-            row = self._conn.execute(
-                "SELECT state FROM delivery_ids WHERE delivery_id = ? AND expires_at >= ?",
-                (claim.delivery_id, t),
-            ).fetchone()
+            row = self._conn.execute(_STATE, (claim.delivery_id, t)).fetchone()
             expiry = signature_expiry(claim.timestamp_ms, t, tolerance)
             if row is not None:
                 # A copy's signature is remembered too: replayed under a new id, it is refused.
@@ -175,7 +174,6 @@ class SqliteStore(DeliveryStore):
     def complete(
         self, claim: Claim, now: float | None, *, retention: float, tolerance: float
     ) -> bool:
-        """Mark processed for the retention; remember the signature (``token``: if still its)."""
         t = time.time() if now is None else now
         sig, ts = claim.signature, claim.timestamp_ms
         with self._locked(), self._tx():
@@ -194,7 +192,6 @@ class SqliteStore(DeliveryStore):
         return True
 
     def release(self, claim: Claim) -> bool:
-        """Drop a claim (``token``'s only, if given)."""
         with self._locked():
             cur = self._conn.execute(
                 "DELETE FROM delivery_ids WHERE delivery_id = ? AND state = 'claimed' "
@@ -204,19 +201,14 @@ class SqliteStore(DeliveryStore):
         return cur.rowcount == 1
 
     def state(self, delivery_id: str, now: float | None) -> EntryState | None:
-        """``processed``, ``in_flight`` or ``None``."""
         t = time.time() if now is None else now
         with self._locked():
-            row = self._conn.execute(
-                "SELECT state FROM delivery_ids WHERE delivery_id = ? AND expires_at >= ?",
-                (delivery_id, t),
-            ).fetchone()
+            row = self._conn.execute(_STATE, (delivery_id, t)).fetchone()
         return entry_state(row[0] if row else None)
 
     def claim_signature(
         self, signature: str, timestamp_ms: int, now: float | None, *, tolerance: float
     ) -> bool:
-        """Remember a signature unless alive."""
         t = time.time() if now is None else now
         expiry = signature_expiry(timestamp_ms, t, tolerance)
         with self._locked(), self._tx():
@@ -224,7 +216,6 @@ class SqliteStore(DeliveryStore):
         return cur.rowcount == 1
 
     def prune(self, now: float | None) -> int:
-        """Delete expired ids and signatures."""
         t = time.time() if now is None else now
         with self._locked(), self._tx():
             a = self._conn.execute("DELETE FROM delivery_ids WHERE expires_at < ?", (t,)).rowcount
@@ -232,7 +223,6 @@ class SqliteStore(DeliveryStore):
         return a + b
 
     def close(self) -> None:
-        """Close the connection."""
         with self._lock:
             self._conn.close()
 
