@@ -157,14 +157,10 @@ class Dispatcher:
             )
 
     def _release(self, seen: int) -> None:
-        keep = []
         for ticket, waiter in self._settlers:
-            if ticket <= seen:
-                if not waiter.done():
-                    waiter.set_result(None)
-            else:
-                keep.append((ticket, waiter))
-        self._settlers = keep
+            if ticket <= seen and not waiter.done():
+                waiter.set_result(None)
+        self._settlers = [(ticket, w) for ticket, w in self._settlers if ticket > seen]
 
     def recover(self) -> int:
         """Mark attempts left in flight by a crash ``interrupted``; returns how many."""

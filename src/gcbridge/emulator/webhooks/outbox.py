@@ -170,10 +170,7 @@ def finish_call(
         "next_attempt_at": next_at if status == "pending" else None,
         "error": error,
     }
-    if url is not None:
-        fields["url"] = url
-    if retries is not None:
-        fields["retry_count"] = retries
+    fields.update({k: v for k, v in {"url": url, "retry_count": retries}.items() if v is not None})
     sets = ", ".join(f"{k} = ?" for k in fields)
     conn.execute(f"UPDATE calls SET {sets} WHERE id = ?", (*fields.values(), call_id))  # noqa: S608
 

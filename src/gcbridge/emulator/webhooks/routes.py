@@ -150,12 +150,6 @@ async def disable(request: Request, site: Site = SiteAuth) -> dict[str, Any]:
     return answer
 
 
-def _cursor(raw: str | None) -> int | None:
-    if raw is None or raw == "":
-        return None
-    return parse_int("cursor", raw, low=0, high=MAX_CURSOR)
-
-
 @router.get(
     "/webhook/website/{website_id}/calls",
     summary="Recent deliveries, newest first",
@@ -173,7 +167,8 @@ async def calls(request: Request, site: Site = SiteAuth) -> dict[str, Any]:
     event_type = q.get("event_type") or None
     if event_type is not None and event_type not in EVENT_TYPES:
         raise bad_request(f"event_type: one of {', '.join(EVENT_TYPES)}", "unknown_event_type")
-    before = _cursor(q.get("cursor"))
+    cursor = q.get("cursor")
+    before = parse_int("cursor", cursor, low=0, high=MAX_CURSOR) if cursor else None
     with state.db.read() as conn:
         page, next_seq = list_calls(
             conn,
