@@ -68,19 +68,14 @@ class Control:
 
     # -- clock ---------------------------------------------------------------
 
-    async def freeze(self) -> int:
-        """Stop the clock; returns the attempts made (none)."""
+    async def set_clock(self, *, frozen: bool) -> None:
+        """Stop the clock where it stands (``frozen``), or let it run from there."""
         async with self._lock:
-            self._controlled().freeze()
+            if frozen:
+                self._controlled().freeze()
+            else:
+                self._controlled().resume()
             self.dispatcher.wake()
-            return 0
-
-    async def resume(self) -> int:
-        """Let the clock run from where it stands."""
-        async with self._lock:
-            self._controlled().resume()
-            self.dispatcher.wake()
-            return 0
 
     async def advance(
         self,

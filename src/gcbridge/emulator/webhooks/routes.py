@@ -62,13 +62,6 @@ def _not_configured(request: Request | None = None) -> ApiError:
     )
 
 
-async def _json_body(request: Request) -> dict[str, Any]:
-    raw = await request.body()
-    if len(raw) > _MAX_BODY:
-        raise bad_request(f"body larger than {_MAX_BODY} bytes")
-    return parse_json_object(raw, what='a JSON object {"url", "events"}')
-
-
 def _check_events(raw: Any) -> tuple[str, ...]:
     if raw is None:
         return EVENT_TYPES
@@ -95,7 +88,10 @@ def _check_events(raw: Any) -> tuple[str, ...]:
 async def setup(request: Request, site: Site = SiteAuth) -> dict[str, Any]:
     """Replace the configuration and generate a new secret; answers the configuration."""
     state = state_of(request)
-    data = await _json_body(request)
+    raw = await request.body()
+    if len(raw) > _MAX_BODY:
+        raise bad_request(f"body larger than {_MAX_BODY} bytes")
+    data = parse_json_object(raw, what='a JSON object {"url", "events"}')
     url = data.get("url")
     if not isinstance(url, str) or not url:
         raise bad_request("url: required, the receiver's https URL")
