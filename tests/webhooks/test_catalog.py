@@ -38,7 +38,7 @@ exec(compile(source, str(path), "exec"), module.__dict__)
 
 from gcbridge.cli import build_parser
 from gcbridge.demo import stack
-from gcbridge.emulator.dashboard.events_api import event_catalog
+from gcbridge.emulator.dashboard.api import event_catalog
 from gcbridge.emulator.webhooks.openapi import add_webhooks
 from gcbridge.emulator.webhooks import journal, routes
 from gcbridge.emulator.webhooks.openapi import CALLS_EXTRA, SETUP_EXTRA

@@ -73,10 +73,8 @@ def check_page_title(value: str | None, name: str = "page_title") -> str:
     return _text(name, value, MAX_TITLE)
 
 
-def check_content(value: str | None, name: str = "content") -> str:
+def check_content(value: str, name: str = "content") -> str:
     """Comment text: non-empty, bounded; surrounding whitespace removed; newlines kept."""
-    if value is None:
-        raise invalid(name, "required")
     text = value.strip()
     if not text:
         raise invalid(name, "must not be empty")

@@ -68,19 +68,14 @@ class Control:
 
     # -- clock ---------------------------------------------------------------
 
-    async def freeze(self) -> int:
-        """Stop the clock; returns the attempts made (none)."""
+    async def set_clock(self, *, frozen: bool) -> None:
+        """Stop the clock where it stands (``frozen``), or let it run from there."""
         async with self._lock:
-            self._controlled().freeze()
+            if frozen:
+                self._controlled().freeze()
+            else:
+                self._controlled().resume()
             self.dispatcher.wake()
-            return 0
-
-    async def resume(self) -> int:
-        """Let the clock run from where it stands."""
-        async with self._lock:
-            self._controlled().resume()
-            self.dispatcher.wake()
-            return 0
 
     async def advance(
         self,
@@ -93,7 +88,7 @@ class Control:
 
         It stops where it stands (409 ``advance_interrupted``) when ``client_gone()``
         returns (whoever asked for it disconnected) or a reset or a restore asks for
-        the control (:meth:`_interrupt_advance`): an abandoned advance never holds
+        the control (:meth:`_with_dispatcher_stopped`): an abandoned advance never holds
         the control while attempts go on to a receiver that hangs.
         """
         async with self._lock:
@@ -118,11 +113,6 @@ class Control:
                     " restore came); the clock stays where it had moved",
                 )
             return run.result()
-
-    def _interrupt_advance(self) -> None:
-        """Stop the advance under way, if any, so that a reset or a restore gets the control."""
-        if self._advancing is not None:
-            self._advancing.cancel()
 
     async def _advance(
         self, clock: ControlledClock, seconds: float | None, until_idle: bool
@@ -198,7 +188,8 @@ class Control:
         return state_store.names(self.settings.data_dir)
 
     async def _with_dispatcher_stopped(self, change: Callable[[], T]) -> T:
-        self._interrupt_advance()  # documented: a reset or a restore stops an advance
+        if self._advancing is not None:  # documented: a reset or a restore stops an advance
+            self._advancing.cancel()
         async with self._lock:
             was_running = self.dispatcher.running
             if was_running:

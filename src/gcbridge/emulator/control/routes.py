@@ -98,10 +98,9 @@ async def get_clock(control: Control = Admin) -> dict[str, Any]:
 async def post_clock(request: Request, control: Control = Admin) -> dict[str, Any]:
     body = parse_json_object(await request.body())
     action = body.get("action")
-    if action == "freeze":
-        attempts = await control.freeze()
-    elif action == "resume":
-        attempts = await control.resume()
+    attempts = 0
+    if action in ("freeze", "resume"):
+        await control.set_clock(frozen=action == "freeze")
     elif action == "advance":
         gone = _client_gone(request)
         if body.get("until") == "idle" and "seconds" not in body:

@@ -63,10 +63,7 @@ def load_or_create_admin_token(data_dir: Path) -> str:
             f"admin token file {path}: cannot be read ({exc.strerror}); {remedy}",
             reason="bad_admin_token_file",
         ) from None
-    try:
-        token = raw.decode("ascii").strip()
-    except UnicodeDecodeError:
-        token = raw.decode("latin-1").strip()
+    token = raw.decode("latin-1").strip()  # never fails; ASCII reads the same
     problem = admin_token_problem(token)
     if problem is None:
         os.chmod(path, FILE_MODE)

@@ -1,7 +1,7 @@
 """The emulator dashboard at ``/dashboard/``: site, webhook configuration, delivery journal.
 
 A static page (``static/``, headers in ``pages.py``) on the emulator's public routes, plus
-two of its own: ``GET /api/dashboard/site`` and the event catalog (``events_api.py``).
+its own (``api.py``): ``GET /api/dashboard/site`` and the event catalog.
 """
 
 from __future__ import annotations
@@ -9,7 +9,6 @@ from __future__ import annotations
 from fastapi import FastAPI
 
 from gcbridge.emulator.dashboard.api import router as api_router
-from gcbridge.emulator.dashboard.events_api import router as events_router
 from gcbridge.emulator.dashboard.pages import router as pages_router
 
 __all__ = ["mount"]
@@ -19,4 +18,3 @@ def mount(app: FastAPI) -> None:
     """Add the dashboard's pages (``/dashboard/``) and its site-info route to ``app``."""
     app.include_router(pages_router)
     app.include_router(api_router)
-    app.include_router(events_router)

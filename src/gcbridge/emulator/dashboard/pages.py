@@ -50,23 +50,16 @@ def _read(name: str) -> bytes:
     return resources.files("gcbridge.emulator.dashboard").joinpath("static", name).read_bytes()
 
 
-def _origin(url: str) -> str | None:
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.netloc:
-        return None
-    return f"{parts.scheme}://{parts.netloc}"
-
-
-def security_headers(widget_url: str | None = None) -> dict[str, str]:
+def security_headers(widget_url: str | None) -> dict[str, str]:
     """CSP (own origin only), nosniff, no-store, no framing of the dashboard itself.
 
     ``frame-src`` also admits the widget's origin when ``--front-url`` puts the
     widget elsewhere, so the phone-sized preview can show it.
     """
     frame_src = "'self'"
-    widget_origin = _origin(widget_url) if widget_url else None
-    if widget_origin:
-        frame_src += f" {widget_origin}"
+    widget = urlsplit(widget_url or "")
+    if widget.scheme in ("http", "https") and widget.netloc:
+        frame_src += f" {widget.scheme}://{widget.netloc}"
     csp = "; ".join(
         [
             "default-src 'none'",

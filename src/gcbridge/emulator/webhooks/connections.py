@@ -82,11 +82,6 @@ class ReceiverClients:
             ),
         )
 
-    def _shared_client(self) -> httpx.AsyncClient:
-        if self._shared is None:
-            self._shared = self._new_client()
-        return self._shared
-
     def _key(self, target: Target) -> _Key | None:
         if target.address is None or self._transport is not None:
             return None
@@ -95,7 +90,9 @@ class ReceiverClients:
 
     def _client_for(self, key: _Key | None) -> httpx.AsyncClient:
         if key is None:
-            return self._shared_client()
+            if self._shared is None:
+                self._shared = self._new_client()
+            return self._shared
         client = self._pinned.get(key)
         if client is None:
             client = self._pinned[key] = self._new_client()
@@ -119,11 +116,8 @@ class ReceiverClients:
             left = self._leases[ident] = self._leases[ident] - 1
             if left == 0:
                 del self._leases[ident]
-            await self._close_retired()
-
-    async def _close_retired(self) -> None:
-        for ident in [i for i in self._retired if i not in self._leases]:
-            await self._retired.pop(ident).aclose()
+            for unused in [i for i in self._retired if i not in self._leases]:
+                await self._retired.pop(unused).aclose()
 
     async def aclose(self) -> None:
         """Close every client (attempts still leasing one are cut by the caller first)."""

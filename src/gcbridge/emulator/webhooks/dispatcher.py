@@ -46,7 +46,7 @@ from gcbridge.emulator.webhooks.outbox import (
 from gcbridge.emulator.webhooks.schedule import call_outcome
 from gcbridge.emulator.webhooks.ssrf import Resolver, resolve_receiver, system_resolver
 
-__all__ = ["Dispatcher", "DEFAULT_WORKERS", "DEFAULT_PER_RECEIVER", "DEFAULT_PER_SITE"]
+__all__ = ["Dispatcher", "DEFAULT_WORKERS"]
 
 DEFAULT_WORKERS = 32
 """Attempts in flight at once (they mostly wait on the network, so more than the cores);
@@ -66,10 +66,6 @@ class Dispatcher:
         clock: Clock,
         sleep: Sleep | None = None,
         transport: httpx.AsyncBaseTransport | None = None,
-        resolver: Resolver | None = None,
-        workers: int = DEFAULT_WORKERS,
-        per_receiver: int = DEFAULT_PER_RECEIVER,
-        per_site: int = DEFAULT_PER_SITE,
     ) -> None:
         self.db = db
         self.settings = settings
@@ -77,10 +73,7 @@ class Dispatcher:
         # A ManualClock brings its own sleep; real time uses asyncio's.
         self._sleep: Sleep = sleep or getattr(clock, "sleep", None) or asyncio.sleep
         self._transport = transport
-        self.resolver: Resolver = resolver or system_resolver
-        self._workers = max(1, workers)
-        self._per_receiver = max(1, min(per_receiver, self._workers))
-        self._per_site = max(1, min(per_site, self._workers))
+        self.resolver: Resolver = system_resolver  # tests put a fake one here
         self._receivers: dict[str, str] = {}  # call id in flight -> its receiver
         self._sites: dict[str, str] = {}  # call id in flight -> its site
         self._blocked: set[str] = set()  # sites with due calls held back by the cap
@@ -104,7 +97,7 @@ class Dispatcher:
         self._clients = ReceiverClients(
             timeout=self.settings.attempt_timeout,
             transport=self._transport,
-            max_connections=self._workers,
+            max_connections=DEFAULT_WORKERS,
         )
         self.recover()
         self._task = asyncio.create_task(self._run(), name="gcbridge-dispatcher")
@@ -164,14 +157,10 @@ class Dispatcher:
             )
 
     def _release(self, seen: int) -> None:
-        keep = []
         for ticket, waiter in self._settlers:
-            if ticket <= seen:
-                if not waiter.done():
-                    waiter.set_result(None)
-            else:
-                keep.append((ticket, waiter))
-        self._settlers = keep
+            if ticket <= seen and not waiter.done():
+                waiter.set_result(None)
+        self._settlers = [(ticket, w) for ticket, w in self._settlers if ticket > seen]
 
     def recover(self) -> int:
         """Mark attempts left in flight by a crash ``interrupted``; returns how many."""
@@ -189,13 +178,13 @@ class Dispatcher:
             self._event.clear()
             seen = self._asked
             now = self.clock.now()
-            free = self._workers - len(self._inflight)
+            free = DEFAULT_WORKERS - len(self._inflight)
             for call_id, receiver, site in self._due(now, free) if free > 0 else []:
                 task = asyncio.create_task(self._attempt(call_id), name=f"webhook-call-{call_id}")
                 self._inflight[call_id] = task
                 self._receivers[call_id] = receiver
                 self._sites[call_id] = site
-            if self._workers - len(self._inflight) <= 0:
+            if DEFAULT_WORKERS - len(self._inflight) <= 0:
                 await self._event.wait()  # a worker finishing sets it
                 continue
             wakeup = self._next_due()
@@ -211,16 +200,16 @@ class Dispatcher:
     def _due(self, now: float, limit: int) -> list[tuple[str, str, str]]:
         """Due calls to start now: round-robin by site, within each receiver's and site's cap."""
         with self.db.read() as conn:
-            rows = due_candidates(conn, now, self._per_receiver, self._inflight)
+            rows = due_candidates(conn, now, DEFAULT_PER_RECEIVER, self._inflight)
         sites = {call_id: site for call_id, site, _ in rows}
         candidates = [(call_id, receiver_key(url, site)) for call_id, site, url in rows]
         chosen = pick(
             candidates,
             self._receivers,
             free=limit,
-            per_receiver=self._per_receiver,
+            per_receiver=DEFAULT_PER_RECEIVER,
             site_of={**self._sites, **sites},
-            per_site=self._per_site,
+            per_site=DEFAULT_PER_SITE,
         )
         taken = {call_id for call_id, _ in chosen}
         self._blocked = {sites[c] for c, _ in candidates if c not in taken}

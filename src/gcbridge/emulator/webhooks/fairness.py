@@ -43,25 +43,24 @@ def pick(
     *,
     free: int,
     per_receiver: int,
-    site_of: Mapping[str, str] | None = None,
-    per_site: int | None = None,
+    site_of: Mapping[str, str],
+    per_site: int,
 ) -> list[tuple[str, str]]:
     """Up to ``free`` of ``candidates`` ``(call id, receiver)`` in order, within each cap.
 
     ``inflight`` maps the calls in flight to their receivers; ``site_of`` maps
     call ids (candidates and in flight) to their sites, for the ``per_site`` cap.
     """
-    sites = site_of or {}
     busy = Counter(inflight.values())
-    busy_sites = Counter(sites.get(call_id, "") for call_id in inflight)
+    busy_sites = Counter(site_of.get(call_id, "") for call_id in inflight)
     chosen: list[tuple[str, str]] = []
     for call_id, receiver in candidates:
         if len(chosen) >= free:
             break
-        site = sites.get(call_id, "")
+        site = site_of.get(call_id, "")
         if call_id in inflight or busy[receiver] >= per_receiver:
             continue
-        if per_site is not None and site and busy_sites[site] >= per_site:
+        if site and busy_sites[site] >= per_site:
             continue
         busy[receiver] += 1
         busy_sites[site] += 1

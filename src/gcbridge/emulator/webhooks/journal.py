@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gcbridge.clock import utc_iso
-from gcbridge.emulator.db import first_row
+from gcbridge.emulator.db import first_row, new_id
 from gcbridge.emulator.sites import Site
 from gcbridge.webhooks.catalog import EVENT_TYPES
 
@@ -58,7 +58,11 @@ def new_secret() -> str:
     return secrets.token_hex(32)
 
 
-def _config_from(row: sqlite3.Row) -> WebhookConfig:
+def get_config(conn: sqlite3.Connection, website_id: str) -> WebhookConfig | None:
+    """The webhook configuration of ``website_id``, if it was ever set up."""
+    row = first_row(conn, "SELECT * FROM webhook_configs WHERE website_id = ?", (website_id,))
+    if row is None:
+        return None
     return WebhookConfig(
         website_id=row["website_id"],
         url=row["url"],
@@ -68,14 +72,6 @@ def _config_from(row: sqlite3.Row) -> WebhookConfig:
         created_at=row["created_at"],
         updated_at=row["updated_at"],
     )
-
-
-def get_config(conn: sqlite3.Connection, website_id: str) -> WebhookConfig | None:
-    """The webhook configuration of ``website_id``, if it was ever set up."""
-    row = conn.execute(
-        "SELECT * FROM webhook_configs WHERE website_id = ?", (website_id,)
-    ).fetchone()
-    return None if row is None else _config_from(row)
 
 
 def save_config(
@@ -141,7 +137,7 @@ def insert_call(
     replay_of: str | None = None,
 ) -> str:
     """A new pending call, due now, with a fresh id and delivery id; returns its id."""
-    call_id = secrets.token_hex(12)
+    call_id = new_id()
     delivery_id = "dlv_" + secrets.token_hex(16)
     seq = conn.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM calls").fetchone()[0]
     conn.execute(
@@ -258,20 +254,11 @@ def list_calls(
     before_seq: int | None = None,
 ) -> tuple[list[dict[str, Any]], int | None]:
     """Newest calls first; returns the page and the ``seq`` to continue before (or ``None``)."""
-    where = ["website_id = ?"]
-    args: list[Any] = [website_id]
-    if status is not None:
-        where.append("status = ?")
-        args.append(status)
-    if event_type is not None:
-        where.append("event_type = ?")
-        args.append(event_type)
-    if before_seq is not None:
-        where.append("seq < ?")
-        args.append(before_seq)
+    filters = {"status = ?": status, "event_type = ?": event_type, "seq < ?": before_seq}
+    where = {"website_id = ?": website_id, **{k: v for k, v in filters.items() if v is not None}}
     rows = conn.execute(
         f"SELECT * FROM calls WHERE {' AND '.join(where)} ORDER BY seq DESC LIMIT ?",  # noqa: S608
-        (*args, limit + 1),
+        (*where.values(), limit + 1),
     ).fetchall()
     page = rows[:limit]
     next_seq = page[-1]["seq"] if len(rows) > limit else None

@@ -19,7 +19,6 @@ __all__ = [
     "record_unsent",
     "record_error",
     "finish_call",
-    "fail_call",
     "mark_interrupted",
 ]
 
@@ -146,7 +145,11 @@ def record_error(conn: sqlite3.Connection, call_id: str, now: float, error: str)
             "SELECT COUNT(*) FROM attempts WHERE call_id = ?", (call_id,)
         ).fetchone()[0]
         record_unsent(conn, call_id, int(number), now, error)
-    fail_call(conn, call_id, error)
+    conn.execute(
+        "UPDATE calls SET status = 'failed', next_attempt_at = NULL, error = ? "
+        "WHERE id = ? AND status = 'pending'",
+        (error, call_id),
+    )
 
 
 def finish_call(
@@ -167,21 +170,9 @@ def finish_call(
         "next_attempt_at": next_at if status == "pending" else None,
         "error": error,
     }
-    if url is not None:
-        fields["url"] = url
-    if retries is not None:
-        fields["retry_count"] = retries
+    fields.update({k: v for k, v in {"url": url, "retry_count": retries}.items() if v is not None})
     sets = ", ".join(f"{k} = ?" for k in fields)
     conn.execute(f"UPDATE calls SET {sets} WHERE id = ?", (*fields.values(), call_id))  # noqa: S608
-
-
-def fail_call(conn: sqlite3.Connection, call_id: str, error: str) -> None:
-    """Fail a call that is still pending (no retry)."""
-    conn.execute(
-        "UPDATE calls SET status = 'failed', next_attempt_at = NULL, error = ? "
-        "WHERE id = ? AND status = 'pending'",
-        (error, call_id),
-    )
 
 
 def mark_interrupted(conn: sqlite3.Connection, now: float) -> int:

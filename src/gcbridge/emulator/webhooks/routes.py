@@ -62,13 +62,6 @@ def _not_configured(request: Request | None = None) -> ApiError:
     )
 
 
-async def _json_body(request: Request) -> dict[str, Any]:
-    raw = await request.body()
-    if len(raw) > _MAX_BODY:
-        raise bad_request(f"body larger than {_MAX_BODY} bytes")
-    return parse_json_object(raw, what='a JSON object {"url", "events"}')
-
-
 def _check_events(raw: Any) -> tuple[str, ...]:
     if raw is None:
         return EVENT_TYPES
@@ -95,7 +88,10 @@ def _check_events(raw: Any) -> tuple[str, ...]:
 async def setup(request: Request, site: Site = SiteAuth) -> dict[str, Any]:
     """Replace the configuration and generate a new secret; answers the configuration."""
     state = state_of(request)
-    data = await _json_body(request)
+    raw = await request.body()
+    if len(raw) > _MAX_BODY:
+        raise bad_request(f"body larger than {_MAX_BODY} bytes")
+    data = parse_json_object(raw, what='a JSON object {"url", "events"}')
     url = data.get("url")
     if not isinstance(url, str) or not url:
         raise bad_request("url: required, the receiver's https URL")
@@ -150,12 +146,6 @@ async def disable(request: Request, site: Site = SiteAuth) -> dict[str, Any]:
     return answer
 
 
-def _cursor(raw: str | None) -> int | None:
-    if raw is None or raw == "":
-        return None
-    return parse_int("cursor", raw, low=0, high=MAX_CURSOR)
-
-
 @router.get(
     "/webhook/website/{website_id}/calls",
     summary="Recent deliveries, newest first",
@@ -173,7 +163,8 @@ async def calls(request: Request, site: Site = SiteAuth) -> dict[str, Any]:
     event_type = q.get("event_type") or None
     if event_type is not None and event_type not in EVENT_TYPES:
         raise bad_request(f"event_type: one of {', '.join(EVENT_TYPES)}", "unknown_event_type")
-    before = _cursor(q.get("cursor"))
+    cursor = q.get("cursor")
+    before = parse_int("cursor", cursor, low=0, high=MAX_CURSOR) if cursor else None
     with state.db.read() as conn:
         page, next_seq = list_calls(
             conn,

@@ -118,9 +118,7 @@ def _ip_or_none(text: str) -> IP | None:
 def _refusal(ip: IP) -> str | None:
     if isinstance(ip, ipaddress.IPv6Address):
         embedded = ip.ipv4_mapped
-        if embedded is None and ip in _IPV4_COMPAT and int(ip) > 1:
-            embedded = ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF)
-        if embedded is None and ip in _NAT64:
+        if embedded is None and ((ip in _IPV4_COMPAT and int(ip) > 1) or ip in _NAT64):
             embedded = ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF)
         if embedded is None:
             embedded = ip.sixtofour

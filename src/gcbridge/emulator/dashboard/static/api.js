@@ -20,19 +20,17 @@ export function ApiFailure(status, gcCode, reason, message) {
   this.message = message || ('HTTP ' + status);
 }
 
-/** fetch + JSON + the gcCode rule. Resolves {status, body, etag}; rejects with ApiFailure. */
+/** fetch + JSON + the gcCode rule. Resolves {status, body, text}; rejects with ApiFailure. */
 export function api(method, path, opts) {
   opts = opts || {};
   var headers = { 'Accept': 'application/json' };
   var bearer = opts.bearer === undefined ? session.token : opts.bearer;
   if (bearer) headers['Authorization'] = 'Bearer ' + bearer;
   if (opts.json !== undefined) headers['Content-Type'] = 'application/json';
-  if (opts.etag) headers['If-None-Match'] = opts.etag;
   Object.keys(opts.headers || {}).forEach(function (k) { headers[k] = opts.headers[k]; });
   var body = opts.raw !== undefined ? opts.raw : (opts.json !== undefined ? JSON.stringify(opts.json) : undefined);
   return fetch(path, { method: method, headers: headers, body: body, cache: 'no-store', credentials: 'omit' })
     .then(function (res) {
-      if (res.status === 304) return { status: 304, body: null, text: null, etag: opts.etag };
       return res.text().then(function (text) {
         var data = null;
         if (text) {
@@ -42,7 +40,7 @@ export function api(method, path, opts) {
           throw new ApiFailure(res.status, data.gcCode, data.error, data.message);
         }
         if (!res.ok) throw new ApiFailure(res.status, res.status, 'http_' + res.status, text.slice(0, 200));
-        return { status: res.status, body: data, text: text, etag: res.headers.get('ETag') };
+        return { status: res.status, body: data, text: text };
       });
     }, function () {
       throw new ApiFailure(0, 0, 'network', 'the emulator did not answer');

@@ -5,9 +5,9 @@
  * Live journal by polling every second rather than server-sent events: EventSource cannot send an
  * Authorization header, so SSE would need the account token in a URL (where it lands in logs and
  * history) or a cookie (and then CSRF protection); polling reuses the same authenticated public
- * route an integration would call. The poll sends If-None-Match when the server gives an ETag and
- * otherwise compares the body, and only calls whose JSON changed are rebuilt, so an expanded call
- * and its text selection survive the refresh. Polling pauses while the tab is hidden.
+ * route an integration would call. A poll whose body is unchanged renders nothing, and only calls
+ * whose JSON changed are rebuilt, so an expanded call and its text selection survive the refresh.
+ * Polling pauses while the tab is hidden.
  */
 
 import { $, el, setText } from './dom.js';
@@ -23,7 +23,6 @@ var journal = {
   expanded: new Set(),
   rows: new Map(), // call id -> {json: string, el: Element, call: object}
   lastBody: null,
-  etag: null,
   pollTimer: null,
   pollGeneration: 0,
 };
@@ -42,14 +41,13 @@ export function startPolling() {
     if (generation !== journal.pollGeneration) return;
     if (document.hidden) { journal.pollTimer = setTimeout(tick, POLL_MS); return; }
     var filterKey = JSON.stringify(journal.filters);
-    api('GET', callsPath(), { etag: journal.etag }).then(function (res) {
+    api('GET', callsPath()).then(function (res) {
       if (generation !== journal.pollGeneration || filterKey !== JSON.stringify(journal.filters)) return;
       $('journal-error').hidden = true;
       $('live').textContent = 'live · checked ' + clockTime(Date.now()).slice(11);
       $('live').className = 'live ok';
-      if (res.status !== 304 && res.text !== journal.lastBody) {
+      if (res.text !== journal.lastBody) {
         journal.lastBody = res.text;
-        journal.etag = res.etag;
         renderCalls(res.body.calls || []);
       }
       refreshRelativeTimes();
@@ -87,7 +85,6 @@ function forgetCalls() {
   $('calls').replaceChildren();
   journal.rows.clear();
   journal.lastBody = null;
-  journal.etag = null;
 }
 
 function onFilterChange() {
