@@ -204,13 +204,6 @@ def _duplicates(tables: list[Mapping[str, Any]], places: list[str]) -> None:
             )
 
 
-def _site_lines(text: str) -> list[int]:
-    """The line number of each ``[[site]]`` header, in order."""
-    return [
-        number for number, line in enumerate(text.splitlines(), start=1) if _SITE_HEADER.match(line)
-    ]
-
-
 def _read_sites_text(p: Path) -> str:
     if p.is_dir():
         raise ConfigError(
@@ -238,7 +231,8 @@ def load_sites(path: str | Path) -> Sites:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        line = getattr(exc, "lineno", None) or _line_of(str(exc))
+        at_line = _AT_LINE.search(str(exc))  # Python < 3.14: only in the message
+        line = getattr(exc, "lineno", None) or (int(at_line.group(1)) if at_line else None)
         shown = ""
         if line and 0 < line <= len(text.splitlines()):
             shown = f": {text.splitlines()[line - 1].strip()!r}"
@@ -253,7 +247,7 @@ def load_sites(path: str | Path) -> Sites:
         )
     if not all(isinstance(t, dict) for t in tables):
         raise ConfigError(f"sites file {p}: site must be [[site]] tables", reason="wrong_type")
-    lines = _site_lines(text)
+    lines = [n for n, row in enumerate(text.splitlines(), start=1) if _SITE_HEADER.match(row)]
     places = [
         f"{p}:{lines[i]} [[site]] #{i + 1}" if i < len(lines) else f"{p} #{i + 1}"
         for i in range(len(tables))
@@ -262,11 +256,6 @@ def load_sites(path: str | Path) -> Sites:
     sites = [_site_from(t, places[i], warnings=warnings) for i, t in enumerate(tables)]
     _duplicates(tables, places)
     return Sites(sites, warnings=warnings)
-
-
-def _line_of(message: str) -> int | None:
-    match = _AT_LINE.search(message)
-    return int(match.group(1)) if match else None
 
 
 def generate_demo_site(shortname: str = "demo") -> Site:

@@ -138,12 +138,11 @@ async def sso_login(body: SsoLoginBody, request: Request) -> Response:
         # A refused user says which field and the field meant (never the token).
         detail = f": {exc}" if exc.reason == "bad_user" else ""
         raise ApiError(401, "sso_invalid", f"ssoData rejected ({exc.reason}){detail}") from None
-    username_refused = username_problem(sso.username)
-    if unsafe_text(sso.username) or username_refused is not None:
+    why = username_problem(sso.username)
+    if why is not None:
         # Control, bidi-override, default-ignorable and blank characters, and a mixture of
         # scripts, let one name pose as another; the message names the character's code
         # point or the scripts, never the token.
-        why = username_refused or "holds a control or format character"
         raise ApiError(401, "sso_invalid", f"ssoData rejected (bad_username): the username {why}")
     if unsafe_text(sso.email):
         raise ApiError(401, "sso_invalid", "ssoData rejected (bad_email)")

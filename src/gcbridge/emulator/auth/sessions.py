@@ -117,9 +117,8 @@ class SessionStore:
             raise SessionError("the session has expired", reason="expired") from None
         except BadSignature:
             raise SessionError("bad session token", reason="bad_signature") from None
-        if not isinstance(payload, dict):
-            raise SessionError("malformed session token", reason="malformed")
-        user_id, session_id = payload.get("u"), payload.get("s")
+        fields = payload if isinstance(payload, dict) else {}
+        user_id, session_id = fields.get("u"), fields.get("s")
         if not isinstance(user_id, str) or not isinstance(session_id, str):
             raise SessionError("malformed session token", reason="malformed")
         return user_id, session_id
