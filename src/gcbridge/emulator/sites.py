@@ -37,6 +37,7 @@ _FIELDS = (
 )
 _SITE_HEADER = re.compile(r"^\s*\[\[\s*site\s*\]\]")
 _AT_LINE = re.compile(r"at line (\d+)")
+_UNIQUE_FIELDS = ("shortname", "website_id", "sso_public_key", "site_key_id")
 _SECRET_FIELDS = frozenset({"sso_secret", "account_token", "site_key_secret"})
 
 
@@ -95,14 +96,10 @@ class Sites:
         """One line per thing that loads but should not be left so (reason in brackets)."""
         if not self._all:
             raise ConfigError("at least one site is required", reason="no_sites")
-        for attr in ("shortname", "website_id", "sso_public_key", "site_key_id"):
-            values = [getattr(s, attr) for s in self._all]
-            if len(set(values)) != len(values):
+        self._by = {attr: {getattr(s, attr): s for s in self._all} for attr in _UNIQUE_FIELDS}
+        for attr, sites_by_value in self._by.items():
+            if len(sites_by_value) != len(self._all):
                 raise ConfigError(f"duplicate {attr} among sites", reason="duplicate_site")
-        self._by = {
-            attr: {getattr(s, attr): s for s in self._all}
-            for attr in ("shortname", "website_id", "sso_public_key", "site_key_id")
-        }
         # The widget and comment routes take either name of a site: neither may name two.
         for site in self._all:
             other = self._by["website_id"].get(site.shortname)
@@ -183,7 +180,7 @@ def _site_from(raw: Mapping[str, Any], where: str, *, warnings: list[str] | None
 
 def _duplicates(tables: list[Mapping[str, Any]], places: list[str]) -> None:
     """Refuse two tables naming one site: the key, the value (never a secret) and both lines."""
-    for attr in ("shortname", "website_id", "sso_public_key", "site_key_id"):
+    for attr in _UNIQUE_FIELDS:
         first: dict[Any, int] = {}
         for index, table in enumerate(tables):
             value = table.get(attr)

@@ -159,8 +159,9 @@ async def sso_login(body: SsoLoginBody, request: Request) -> Response:
             )
             if holder is not None:
                 return None
+            user_id = new_id() if existing is None else existing["id"]
+            avatar = sso.picture or default_avatar(request, user_id)
             if existing is None:
-                user_id = new_id()
                 users.insert_user(
                     conn,
                     user_id=user_id,
@@ -168,25 +169,17 @@ async def sso_login(body: SsoLoginBody, request: Request) -> Response:
                     external_id=str(sso.id),
                     username=sso.username,
                     email=sso.email,
-                    avatar=sso.picture or default_avatar(request, user_id),
+                    avatar=avatar,
                     language=sso.language,
                     bio=sso.bio,
                     now=now,
                 )
             else:
-                user_id = existing["id"]
                 users.set_username(conn, user_id, sso.username)
                 conn.execute(
                     """UPDATE users SET email = ?, avatar = ?, language = ?, bio = ?,
                        updated_at = ? WHERE id = ?""",
-                    (
-                        sso.email,
-                        sso.picture or default_avatar(request, user_id),
-                        sso.language,
-                        sso.bio,
-                        now,
-                        user_id,
-                    ),
+                    (sso.email, avatar, sso.language, sso.bio, now, user_id),
                 )
             return _signed_in(request, conn, user_id)
 
