@@ -173,17 +173,15 @@ def session_store(app_state: Any, emulator: Any) -> SessionStore:
 
     ``app_state`` is ``request.app.state``; ``emulator`` its ``EmulatorState``.
     """
-    store: SessionStore | None = getattr(app_state, "gc_sessions", None)
-    if store is None:
-        with _STORE_LOCK:
-            store = getattr(app_state, "gc_sessions", None)
-            if store is None:
-                key = load_or_create_key(emulator.settings.data_dir)
-                store = SessionStore(
-                    emulator.db,
-                    key,
-                    clock=emulator.clock,
-                    max_age=emulator.settings.session_max_age,
-                )
-                app_state.gc_sessions = store
+    with _STORE_LOCK:
+        store: SessionStore | None = getattr(app_state, "gc_sessions", None)
+        if store is None:
+            key = load_or_create_key(emulator.settings.data_dir)
+            store = SessionStore(
+                emulator.db,
+                key,
+                clock=emulator.clock,
+                max_age=emulator.settings.session_max_age,
+            )
+            app_state.gc_sessions = store
     return store
