@@ -92,7 +92,7 @@ def create_app(
     @app.exception_handler(ApiError)
     async def _api_error(_: Request, exc: ApiError) -> JSONResponse:
         return JSONResponse(
-            {"gcCode": exc.gc_code, "error": exc.reason, "message": str(exc)},
+            {"gcCode": exc.gc_code, "error": exc.reason, "message": str(exc), **exc.extra},
             status_code=exc.status,
         )
 
