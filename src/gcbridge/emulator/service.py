@@ -97,7 +97,7 @@ def create_app(
         )
 
     @app.exception_handler(RequestValidationError)
-    async def _validation_error(_: Request, exc: RequestValidationError) -> JSONResponse:
+    async def _validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
         problems = [
             {
                 "field": ".".join(str(p) for p in err.get("loc", ())[1:]),
@@ -106,10 +106,8 @@ def create_app(
             for err in exc.errors()
         ]
         summary = "; ".join(f"{p['field'] or 'body'}: {p['message']}" for p in problems)
-        return JSONResponse(
-            {"gcCode": 400, "error": "invalid_request", "message": summary, "problems": problems},
-            status_code=400,
-        )
+        error = ApiError(400, "invalid_request", summary, extra={"problems": problems})
+        return await _api_error(request, error)
 
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
