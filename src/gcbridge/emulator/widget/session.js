@@ -42,12 +42,9 @@ export function restoreSession() {
   if (!token) { return Promise.resolve(); }
   return api('GET', '/api/pub/me', undefined, token).then(function (result) {
     if (result.status === 200 && result.data && result.data.user) {
-      state.token = token;
-      state.user = result.data.user;
-      render();
-    } else {
-      storage.remove();
+      return setSession(token, result.data.user);
     }
+    storage.remove();
   }, function () { /* offline: keep the token for the next launch */ });
 }
 
