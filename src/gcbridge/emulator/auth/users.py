@@ -5,7 +5,7 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
-from gcbridge.emulator.db import first_row
+from gcbridge.emulator.db import first_row, new_id
 from gcbridge.emulator.usernames import username_keys
 
 __all__ = [
@@ -86,9 +86,10 @@ def insert_user(
     language: str | None = None,
     bio: str | None = None,
     password_hash: str | None = None,
-    user_id: str,
-) -> None:
-    """Insert a user (display name = username)."""
+    user_id: str | None = None,
+) -> str:
+    """Insert a user (display name = username); returns its id."""
+    uid = user_id or new_id()
     keys = username_keys(username)
     conn.execute(
         """
@@ -98,7 +99,7 @@ def insert_user(
         VALUES (?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """,
         (
-            user_id,
+            uid,
             site,
             external_id,
             username,
@@ -114,6 +115,7 @@ def insert_user(
             now,
         ),
     )
+    return uid
 
 
 def author_json(row: sqlite3.Row, prefix: str = "") -> dict[str, Any]:
