@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from gcbridge.errors import GcBridgeError
 
 __all__ = ["EmulatorError", "ConfigError", "ApiError", "ReceiverRefused", "invalid", "bad_request"]
@@ -23,21 +20,14 @@ class ConfigError(EmulatorError):
 
 
 class ApiError(EmulatorError):
-    """An error answer of the emulator's HTTP API (``extra``: more members of its body)."""
+    """An error answer of the emulator's HTTP API."""
 
     def __init__(
-        self,
-        status: int,
-        reason: str,
-        message: str,
-        *,
-        gc_code: int | None = None,
-        extra: Mapping[str, Any] | None = None,
+        self, status: int, reason: str, message: str, *, gc_code: int | None = None
     ) -> None:
         super().__init__(message, reason=reason)
         self.status = status
         self.gc_code = status if gc_code is None else gc_code
-        self.extra = dict(extra or {})
 
 
 class ReceiverRefused(EmulatorError):

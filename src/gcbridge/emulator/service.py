@@ -92,12 +92,12 @@ def create_app(
     @app.exception_handler(ApiError)
     async def _api_error(_: Request, exc: ApiError) -> JSONResponse:
         return JSONResponse(
-            {"gcCode": exc.gc_code, "error": exc.reason, "message": str(exc), **exc.extra},
+            {"gcCode": exc.gc_code, "error": exc.reason, "message": str(exc)},
             status_code=exc.status,
         )
 
     @app.exception_handler(RequestValidationError)
-    async def _validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
+    async def _validation_error(_: Request, exc: RequestValidationError) -> JSONResponse:
         problems = [
             {
                 "field": ".".join(str(p) for p in err.get("loc", ())[1:]),
@@ -106,8 +106,10 @@ def create_app(
             for err in exc.errors()
         ]
         summary = "; ".join(f"{p['field'] or 'body'}: {p['message']}" for p in problems)
-        error = ApiError(400, "invalid_request", summary, extra={"problems": problems})
-        return await _api_error(request, error)
+        return JSONResponse(
+            {"gcCode": 400, "error": "invalid_request", "message": summary, "problems": problems},
+            status_code=400,
+        )
 
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:

@@ -147,7 +147,7 @@ async def sso_login(body: SsoLoginBody, request: Request) -> Response:
     if unsafe_text(sso.email):
         raise ApiError(401, "sso_invalid", "ssoData rejected (bad_email)")
 
-    def write() -> dict[str, Any]:
+    def write() -> dict[str, Any] | None:
         now = state.clock.now()
         with state.db.transaction() as conn:
             existing = users.find_user_by_external_id(conn, site.shortname, str(sso.id))
@@ -158,12 +158,7 @@ async def sso_login(body: SsoLoginBody, request: Request) -> Response:
                 other_than=None if existing is None else existing["id"],
             )
             if holder is not None:
-                raise ApiError(
-                    409,
-                    "username_conflict",
-                    f"username {sso.username!r} is held by another user of this site",
-                    extra={"username": sso.username},
-                )
+                return None
             user_id = new_id() if existing is None else existing["id"]
             avatar = sso.picture or default_avatar(request, user_id)
             if existing is None:
@@ -188,7 +183,18 @@ async def sso_login(body: SsoLoginBody, request: Request) -> Response:
                 )
             return _signed_in(request, conn, user_id)
 
-    return JSONResponse(await run_in_threadpool(write), headers=_NO_STORE)
+    result = await run_in_threadpool(write)
+    if result is None:
+        return JSONResponse(
+            {
+                "gcCode": 409,
+                "error": "username_conflict",
+                "message": f"username {sso.username!r} is held by another user of this site",
+                "username": sso.username,
+            },
+            status_code=409,
+        )
+    return JSONResponse(result, headers=_NO_STORE)
 
 
 @router.get(
