@@ -56,15 +56,14 @@ async def _answer(send: Send, status: int, reason: str, message: str) -> None:
 class BodyLimit:
     """``app = BodyLimit(app)``: refuse bodies over the cap of their route group with 413."""
 
-    def __init__(self, app: ASGIApp, limit: Callable[[str], int] = limit_for) -> None:
+    def __init__(self, app: ASGIApp) -> None:
         self.app = app
-        self.limit = limit
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        cap = self.limit(str(scope.get("path", "")))
+        cap = limit_for(str(scope.get("path", "")))
         too_large = f"request body larger than {cap} bytes for this route"
         length: str | None = None
         for name, value in scope.get("headers", ()):

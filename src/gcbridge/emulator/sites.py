@@ -37,6 +37,7 @@ _FIELDS = (
 )
 _SITE_HEADER = re.compile(r"^\s*\[\[\s*site\s*\]\]")
 _AT_LINE = re.compile(r"at line (\d+)")
+_UNIQUE_FIELDS = ("shortname", "website_id", "sso_public_key", "site_key_id")
 _SECRET_FIELDS = frozenset({"sso_secret", "account_token", "site_key_secret"})
 
 
@@ -95,14 +96,10 @@ class Sites:
         """One line per thing that loads but should not be left so (reason in brackets)."""
         if not self._all:
             raise ConfigError("at least one site is required", reason="no_sites")
-        for attr in ("shortname", "website_id", "sso_public_key", "site_key_id"):
-            values = [getattr(s, attr) for s in self._all]
-            if len(set(values)) != len(values):
+        self._by = {attr: {getattr(s, attr): s for s in self._all} for attr in _UNIQUE_FIELDS}
+        for attr, sites_by_value in self._by.items():
+            if len(sites_by_value) != len(self._all):
                 raise ConfigError(f"duplicate {attr} among sites", reason="duplicate_site")
-        self._by = {
-            attr: {getattr(s, attr): s for s in self._all}
-            for attr in ("shortname", "website_id", "sso_public_key", "site_key_id")
-        }
         # The widget and comment routes take either name of a site: neither may name two.
         for site in self._all:
             other = self._by["website_id"].get(site.shortname)
@@ -183,7 +180,7 @@ def _site_from(raw: Mapping[str, Any], where: str, *, warnings: list[str] | None
 
 def _duplicates(tables: list[Mapping[str, Any]], places: list[str]) -> None:
     """Refuse two tables naming one site: the key, the value (never a secret) and both lines."""
-    for attr in ("shortname", "website_id", "sso_public_key", "site_key_id"):
+    for attr in _UNIQUE_FIELDS:
         first: dict[Any, int] = {}
         for index, table in enumerate(tables):
             value = table.get(attr)
@@ -202,13 +199,6 @@ def _duplicates(tables: list[Mapping[str, Any]], places: list[str]) -> None:
                 f"{places[other]} (the comment routes take either name)",
                 reason="duplicate_site",
             )
-
-
-def _site_lines(text: str) -> list[int]:
-    """The line number of each ``[[site]]`` header, in order."""
-    return [
-        number for number, line in enumerate(text.splitlines(), start=1) if _SITE_HEADER.match(line)
-    ]
 
 
 def _read_sites_text(p: Path) -> str:
@@ -238,7 +228,8 @@ def load_sites(path: str | Path) -> Sites:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        line = getattr(exc, "lineno", None) or _line_of(str(exc))
+        at_line = _AT_LINE.search(str(exc))  # Python < 3.14: only in the message
+        line = getattr(exc, "lineno", None) or (int(at_line.group(1)) if at_line else None)
         shown = ""
         if line and 0 < line <= len(text.splitlines()):
             shown = f": {text.splitlines()[line - 1].strip()!r}"
@@ -253,7 +244,7 @@ def load_sites(path: str | Path) -> Sites:
         )
     if not all(isinstance(t, dict) for t in tables):
         raise ConfigError(f"sites file {p}: site must be [[site]] tables", reason="wrong_type")
-    lines = _site_lines(text)
+    lines = [n for n, row in enumerate(text.splitlines(), start=1) if _SITE_HEADER.match(row)]
     places = [
         f"{p}:{lines[i]} [[site]] #{i + 1}" if i < len(lines) else f"{p} #{i + 1}"
         for i in range(len(tables))
@@ -262,11 +253,6 @@ def load_sites(path: str | Path) -> Sites:
     sites = [_site_from(t, places[i], warnings=warnings) for i, t in enumerate(tables)]
     _duplicates(tables, places)
     return Sites(sites, warnings=warnings)
-
-
-def _line_of(message: str) -> int | None:
-    match = _AT_LINE.search(message)
-    return int(match.group(1)) if match else None
 
 
 def generate_demo_site(shortname: str = "demo") -> Site:

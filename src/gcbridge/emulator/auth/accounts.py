@@ -138,12 +138,11 @@ async def sso_login(body: SsoLoginBody, request: Request) -> Response:
         # A refused user says which field and the field meant (never the token).
         detail = f": {exc}" if exc.reason == "bad_user" else ""
         raise ApiError(401, "sso_invalid", f"ssoData rejected ({exc.reason}){detail}") from None
-    username_refused = username_problem(sso.username)
-    if unsafe_text(sso.username) or username_refused is not None:
+    why = username_problem(sso.username)
+    if why is not None:
         # Control, bidi-override, default-ignorable and blank characters, and a mixture of
         # scripts, let one name pose as another; the message names the character's code
         # point or the scripts, never the token.
-        why = username_refused or "holds a control or format character"
         raise ApiError(401, "sso_invalid", f"ssoData rejected (bad_username): the username {why}")
     if unsafe_text(sso.email):
         raise ApiError(401, "sso_invalid", "ssoData rejected (bad_email)")
@@ -160,8 +159,9 @@ async def sso_login(body: SsoLoginBody, request: Request) -> Response:
             )
             if holder is not None:
                 return None
+            user_id = new_id() if existing is None else existing["id"]
+            avatar = sso.picture or default_avatar(request, user_id)
             if existing is None:
-                user_id = new_id()
                 users.insert_user(
                     conn,
                     user_id=user_id,
@@ -169,25 +169,17 @@ async def sso_login(body: SsoLoginBody, request: Request) -> Response:
                     external_id=str(sso.id),
                     username=sso.username,
                     email=sso.email,
-                    avatar=sso.picture or default_avatar(request, user_id),
+                    avatar=avatar,
                     language=sso.language,
                     bio=sso.bio,
                     now=now,
                 )
             else:
-                user_id = existing["id"]
                 users.set_username(conn, user_id, sso.username)
                 conn.execute(
                     """UPDATE users SET email = ?, avatar = ?, language = ?, bio = ?,
                        updated_at = ? WHERE id = ?""",
-                    (
-                        sso.email,
-                        sso.picture or default_avatar(request, user_id),
-                        sso.language,
-                        sso.bio,
-                        now,
-                        user_id,
-                    ),
+                    (sso.email, avatar, sso.language, sso.bio, now, user_id),
                 )
             return _signed_in(request, conn, user_id)
 

@@ -117,9 +117,8 @@ class SessionStore:
             raise SessionError("the session has expired", reason="expired") from None
         except BadSignature:
             raise SessionError("bad session token", reason="bad_signature") from None
-        if not isinstance(payload, dict):
-            raise SessionError("malformed session token", reason="malformed")
-        user_id, session_id = payload.get("u"), payload.get("s")
+        fields = payload if isinstance(payload, dict) else {}
+        user_id, session_id = fields.get("u"), fields.get("s")
         if not isinstance(user_id, str) or not isinstance(session_id, str):
             raise SessionError("malformed session token", reason="malformed")
         return user_id, session_id
@@ -174,17 +173,15 @@ def session_store(app_state: Any, emulator: Any) -> SessionStore:
 
     ``app_state`` is ``request.app.state``; ``emulator`` its ``EmulatorState``.
     """
-    store: SessionStore | None = getattr(app_state, "gc_sessions", None)
-    if store is None:
-        with _STORE_LOCK:
-            store = getattr(app_state, "gc_sessions", None)
-            if store is None:
-                key = load_or_create_key(emulator.settings.data_dir)
-                store = SessionStore(
-                    emulator.db,
-                    key,
-                    clock=emulator.clock,
-                    max_age=emulator.settings.session_max_age,
-                )
-                app_state.gc_sessions = store
+    with _STORE_LOCK:
+        store: SessionStore | None = getattr(app_state, "gc_sessions", None)
+        if store is None:
+            key = load_or_create_key(emulator.settings.data_dir)
+            store = SessionStore(
+                emulator.db,
+                key,
+                clock=emulator.clock,
+                max_age=emulator.settings.session_max_age,
+            )
+            app_state.gc_sessions = store
     return store

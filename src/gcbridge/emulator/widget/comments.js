@@ -76,6 +76,22 @@ function afterAuthFailure(sent) {
   return Promise.resolve();
 }
 
+// A write of the user's comments: the comment answered (with status `ok`) replaces the
+// listed one and the form that asked for it (closeForm) closes. True if it was written.
+function writeComment(method, path, body, ok, closeForm) {
+  return asSignedIn(function (token) {
+    return api(method, path, body, token);
+  }).then(function (sent) {
+    if (sent.result.status === ok && sent.result.data) {
+      upsertComment(sent.result.data);
+      closeForm();
+      render();
+      return true;
+    }
+    return afterAuthFailure(sent).then(function () { return false; });
+  });
+}
+
 export function postComment(content, parentId, attachment) {
   if (!requireUser()) { return Promise.resolve(false); }
   var body = {
@@ -84,35 +100,14 @@ export function postComment(content, parentId, attachment) {
   };
   if (parentId) { body.parent_id = parentId; }
   if (attachment) { body.attachment = attachment; }
-  return asSignedIn(function (token) {
-    return api('POST', '/api/pub/comments', body, token);
-  }).then(function (sent) {
-    var result = sent.result;
-    if (result.status === 201 && result.data) {
-      upsertComment(result.data);
-      state.replyTo = null;
-      showNotice('');
-      render();
-      return true;
-    }
-    return afterAuthFailure(sent).then(function () { return false; });
+  return writeComment('POST', '/api/pub/comments', body, 201, function () {
+    state.replyTo = null;
+    showNotice('');
   });
 }
 
-// An edit or a delete of one of the user's comments: the changed comment replaces
-// the listed one and the form that asked for it (closeForm) closes.
 function changeComment(method, id, body, closeForm) {
-  return asSignedIn(function (token) {
-    return api(method, '/api/pub/comments/' + encodeURIComponent(id), body, token);
-  }).then(function (sent) {
-    if (sent.result.status === 200 && sent.result.data) {
-      upsertComment(sent.result.data);
-      closeForm();
-      render();
-    } else {
-      return afterAuthFailure(sent);
-    }
-  });
+  return writeComment(method, '/api/pub/comments/' + encodeURIComponent(id), body, 200, closeForm);
 }
 
 export function editComment(id, content) {

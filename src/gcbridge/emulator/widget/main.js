@@ -45,6 +45,13 @@ function pickAttachment(input) {
   });
 }
 
+function onAccountForm(testid, path, fields) {
+  $(testid).addEventListener('submit', function (event) {
+    event.preventDefault();
+    inSessionQueue(function () { return accountSubmit(path, event.target, fields); });
+  });
+}
+
 function wire() {
   $('page-title').textContent = config.pageTitle;
   $('attach').addEventListener('change', function (event) { pickAttachment(event.target); });
@@ -61,18 +68,8 @@ function wire() {
     });
   });
   $('sign-out').addEventListener('click', function () { inSessionQueue(clearSession); });
-  $('sign-in-form').addEventListener('submit', function (event) {
-    event.preventDefault();
-    inSessionQueue(function () {
-      return accountSubmit('/api/pub/auth/login', event.target, ['username', 'password']);
-    });
-  });
-  $('register-form').addEventListener('submit', function (event) {
-    event.preventDefault();
-    inSessionQueue(function () {
-      return accountSubmit('/api/pub/auth/register', event.target, ['username', 'email', 'password']);
-    });
-  });
+  onAccountForm('sign-in-form', '/api/pub/auth/login', ['username', 'password']);
+  onAccountForm('register-form', '/api/pub/auth/register', ['username', 'email', 'password']);
   render();
   emit('gc-ready');
 }

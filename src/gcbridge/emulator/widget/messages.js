@@ -21,11 +21,7 @@ import { config } from './state.js';
 // ---- messages to the app (through whatever bridge the app installed) ----
 
 export function emit(name, extra) {
-  var message = { name: name };
-  if (extra) {
-    Object.keys(extra).forEach(function (key) { message[key] = extra[key]; });
-  }
-  window.postMessage(JSON.stringify(message), location.origin);
+  window.postMessage(JSON.stringify(Object.assign({ name: name }, extra)), location.origin);
 }
 
 // ---- messages from the app ----

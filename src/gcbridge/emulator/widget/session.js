@@ -29,32 +29,22 @@ export function setSession(token, user) {
   var previous = state.token;
   state.token = token;
   state.user = user;
-  storage.set(token);
+  if (token) { storage.set(token); } else { storage.remove(); }
   render();
-  // A replaced session is revoked: switching users leaves nothing of the first.
-  return previous && previous !== token ? revoke(previous) : Promise.resolve();
+  // A replaced or ended session is revoked: switching users leaves nothing of the first.
+  return previous !== token ? revoke(previous) : Promise.resolve();
 }
 
-export function clearSession() {
-  var previous = state.token;
-  state.token = null;
-  state.user = null;
-  storage.remove();
-  render();
-  return revoke(previous);
-}
+export function clearSession() { return setSession(null, null); }
 
 export function restoreSession() {
   var token = storage.get();
   if (!token) { return Promise.resolve(); }
   return api('GET', '/api/pub/me', undefined, token).then(function (result) {
     if (result.status === 200 && result.data && result.data.user) {
-      state.token = token;
-      state.user = result.data.user;
-      render();
-    } else {
-      storage.remove();
+      return setSession(token, result.data.user);
     }
+    storage.remove();
   }, function () { /* offline: keep the token for the next launch */ });
 }
 
