@@ -61,14 +61,10 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.flush()
         sys.stdout.buffer.write(text.encode("utf-8"))
         sys.stdout.flush()
-    elif args.show == "version":
-        print(bridge.version)
-    elif args.show == "sha256":
-        print(bridge.sha256)
-    elif args.show == "path":
-        print(bridge_path())
     else:
-        print(f"bridge.js {bridge.version} sha256 {bridge.sha256} {bridge_path()}")
+        answers = {"version": bridge.version, "sha256": bridge.sha256, "path": bridge_path()}
+        summary = f"bridge.js {bridge.version} sha256 {bridge.sha256} {bridge_path()}"
+        print(answers.get(args.show, summary))
     return 0
 
 

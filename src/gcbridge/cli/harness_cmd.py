@@ -179,6 +179,4 @@ def run(args: argparse.Namespace) -> int:
         return _fail("no_scenarios", f"no scenario matches {what}")
     if code == _PYTEST_USAGE_ERROR:
         return USAGE_ERROR
-    if code in (0, 1):
-        return code
-    return 1
+    return 0 if code == 0 else 1
