@@ -43,15 +43,7 @@ _P = ParamSpec("_P")
 
 
 def _run_here(fn: Callable[_P, Awaitable[_T]], *args: _P.args, **kwargs: _P.kwargs) -> _T:
-    """``asyncio.run(fn(*args, **kwargs))`` with signals let in only while it runs.
-
-    Everything is made and closed with SIGINT and SIGTERM held back: the runner, its
-    loop, and the coroutine, which calls ``fn`` only at the task's first step. Only
-    ``runner.run`` lets them in. There Ctrl-C cancels the task as ``asyncio.run``
-    does, and ``KeyboardInterrupt`` comes out once it has ended, even if it swallowed
-    the cancellation (:class:`_CtrlC`); a stop before the task's first step leaves a
-    coroutine that never started, which is closed.
-    """
+    """``asyncio.run(fn(*args, **kwargs))`` with signals let in only while it runs."""
 
     async def main() -> _T:
         ctrl_c.task = asyncio.current_task()

@@ -74,13 +74,9 @@ def find_chromium(explicit: str | None = None, *, environ: Mapping[str, str] | N
                     f"{name}={value!r} is not an executable file", reason="browser_path_invalid"
                 )
             return resolved
-    managed = _playwright_managed()
-    if managed:
-        return managed
-    for candidate in SYSTEM_CANDIDATES:
-        resolved = _executable(candidate)
-        if resolved:
-            return resolved
+    found = _playwright_managed() or _first_executable(SYSTEM_CANDIDATES)
+    if found:
+        return found
     raise BrowserNotFound(
         "no Chromium found (GC_BROWSER unset, none managed by Playwright, none on PATH); "
         f"install one: {install_hint()}"
@@ -99,14 +95,12 @@ def find_headless_chromium(
     env = os.environ if environ is None else environ
     if explicit or env.get("GC_BROWSER"):
         return find_chromium(explicit, environ=env)
-    managed = _playwright_managed(_MANAGED_SHELL)
-    if managed:
-        return managed
-    for candidate in HEADLESS_SHELL_CANDIDATES:
-        resolved = _executable(candidate)
-        if resolved:
-            return resolved
-    return find_chromium(None, environ=env)
+    found = _playwright_managed(_MANAGED_SHELL) or _first_executable(HEADLESS_SHELL_CANDIDATES)
+    return found or find_chromium(None, environ=env)
+
+
+def _first_executable(candidates: tuple[str, ...]) -> str | None:
+    return next(filter(None, map(_executable, candidates)), None)
 
 
 def _executable(candidate: str) -> str | None:

@@ -99,13 +99,9 @@ def _stopped(args: argparse.Namespace | None, signum: int) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``gcbridge`` console script; returns the exit code.
 
-    Errors are one line on stderr, ``gcbridge: error [reason]: ...``: exit 1, or 2
-    for a usage problem such as a missing extra. SIGINT / SIGTERM / SIGHUP stop any
-    command with one line and exit 130 / 143 / 129, at any instant: while the parser
-    is built (its imports) they are held back, and arrive once the command is known. A
-    command may answer Ctrl-C itself (see :func:`_stopped`). Standard output closed
-    (``| head``) or full is answered for every command in one place
-    (:mod:`gcbridge.output`): quietly 141, or one ``output_unwritable`` line.
+    An error is one line, ``gcbridge: error [reason]: ...``, and a stop signal one line
+    and 128 + its number (:func:`_stopped`), at any instant: held back while the parser's
+    imports run. Standard output closed or full is answered here (:mod:`gcbridge.output`).
     """
     with watched_stdout() as watch:
         try:

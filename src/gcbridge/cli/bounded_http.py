@@ -57,14 +57,17 @@ async def _exchange(
     method: str,
     url: str,
     *,
+    deadline: float,
     max_bytes: int,
-    timeout: float,
     transport: Any,
     headers: list[tuple[str, str]] | dict[str, str] | None,
     **kw: Any,
 ) -> Answer:
+    # One deadline for it all (``TimeoutError``): ``asyncio.timeout``, not ``wait_for``,
+    # which on Python 3.11 loses a cancellation that lands as the answer completes.
     async with (
-        httpx.AsyncClient(transport=transport, timeout=timeout, follow_redirects=False) as client,
+        asyncio.timeout(deadline),
+        httpx.AsyncClient(transport=transport, timeout=deadline, follow_redirects=False) as client,
         client.stream(method, url, headers=headers, **kw) as response,
     ):
         declared = response.headers.get("content-length", "")
@@ -90,16 +93,6 @@ async def _exchange(
         )
 
 
-async def _exchange_within(deadline: float, method: str, url: str, **kw: Any) -> Answer:
-    """:func:`_exchange` ended after ``deadline`` seconds in total (``TimeoutError``).
-
-    ``asyncio.timeout``, not ``wait_for``: on Python 3.11 ``wait_for`` loses a
-    cancellation that lands as the answer completes.
-    """
-    async with asyncio.timeout(deadline):
-        return await _exchange(method, url, **kw)
-
-
 def bounded_request(
     method: str,
     url: str,
@@ -116,12 +109,11 @@ def bounded_request(
     """
     try:
         return run_sync(
-            _exchange_within,
-            deadline,
+            _exchange,
             method,
             url,
+            deadline=deadline,
             max_bytes=max_bytes,
-            timeout=deadline,
             transport=transport,
             headers=headers,
             **kw,

@@ -11,34 +11,15 @@ __all__ = ["register"]
 def register(parser: argparse.ArgumentParser) -> None:
     """Add ``--print`` / ``--version`` / ``--sha256`` / ``--path`` (one at most)."""
     what = parser.add_mutually_exclusive_group()
-    what.add_argument(
-        "--print",
-        dest="show",
-        action="store_const",
-        const="print",
-        help="write the script itself to stdout, byte for byte (copy it into an app)",
-    )
-    what.add_argument(
-        "--version",
-        dest="show",
-        action="store_const",
-        const="version",
-        help="print the script's version (semver, from `var VERSION`)",
-    )
-    what.add_argument(
-        "--sha256",
-        dest="show",
-        action="store_const",
-        const="sha256",
-        help="print the sha256 of the script's bytes (64 hex), to pin a copy",
-    )
-    what.add_argument(
-        "--path",
-        dest="show",
-        action="store_const",
-        const="path",
-        help="print where the shipped script lives",
-    )
+    for name, help_text in (
+        ("print", "write the script itself to stdout, byte for byte (copy it into an app)"),
+        ("version", "print the script's version (semver, from `var VERSION`)"),
+        ("sha256", "print the sha256 of the script's bytes (64 hex), to pin a copy"),
+        ("path", "print where the shipped script lives"),
+    ):
+        what.add_argument(
+            f"--{name}", dest="show", action="store_const", const=name, help=help_text
+        )
     what.add_argument(
         "--kit",
         nargs=2,
@@ -74,23 +55,16 @@ def run(args: argparse.Namespace) -> int:
         print("gcbridge bridge: error: --format goes with --print", file=sys.stderr)
         return 2
     bridge = script()
-    if args.show == "print" and args.format == "ts":
-        sys.stdout.flush()
-        sys.stdout.buffer.write(typescript_module(bridge).encode("utf-8"))
-        sys.stdout.flush()
-    elif args.show == "print":
+    if args.show == "print":
         # Bytes, not text: the output must hash to --sha256 on every platform.
+        text = typescript_module(bridge) if args.format == "ts" else bridge.text
         sys.stdout.flush()
-        sys.stdout.buffer.write(bridge.text.encode("utf-8"))
+        sys.stdout.buffer.write(text.encode("utf-8"))
         sys.stdout.flush()
-    elif args.show == "version":
-        print(bridge.version)
-    elif args.show == "sha256":
-        print(bridge.sha256)
-    elif args.show == "path":
-        print(bridge_path())
     else:
-        print(f"bridge.js {bridge.version} sha256 {bridge.sha256} {bridge_path()}")
+        answers = {"version": bridge.version, "sha256": bridge.sha256, "path": bridge_path()}
+        summary = f"bridge.js {bridge.version} sha256 {bridge.sha256} {bridge_path()}"
+        print(answers.get(args.show, summary))
     return 0
 
 

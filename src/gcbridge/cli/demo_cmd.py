@@ -6,6 +6,7 @@ Heavy imports (uvicorn, Playwright, pywebview) happen inside the handler only.
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 __all__ = ["register", "run"]
 
@@ -58,21 +59,18 @@ def run(args: argparse.Namespace) -> int:
         "demo",
         ("fastapi", "uvicorn", "httpx", "icu", "fastapi_offline", "playwright"),
     )
-    from gcbridge.demo.paths import absolute
     from gcbridge.demo.runner import DemoOptions, choose_mode, run_demo
 
     if choose_mode(args.headless) == "desktop":
         require_extra("gcbridge demo (desktop mode; --headless needs less)", "demo", ("webview",))
 
-    # Every path is made absolute here, at the boundary: Qt WebEngine silently loses
-    # localStorage under a relative profile path (see gcbridge.demo.paths).
     return run_demo(
         DemoOptions(
-            data_dir=absolute(args.data_dir),
+            data_dir=Path(args.data_dir),  # made absolute by DemoOptions (gcbridge.demo.paths)
             port=args.port,
             headless=args.headless,
             exit_after_flow=args.exit_after_flow,
-            screenshot=str(absolute(args.screenshot)) if args.screenshot else None,
+            screenshot=args.screenshot,
             stay_signed_in=args.stay_signed_in,
             username=args.user,
         )

@@ -252,30 +252,25 @@ def run(args: argparse.Namespace) -> int:
     """Check the options and the sites file, bind, write the demo site, serve until a signal."""
     import contextlib
 
-    with contextlib.ExitStack() as stack:
-        return _run(args, stack)
-
-
-def _run(args: argparse.Namespace, stack: Any) -> int:
     from gcbridge.cli.foreground import serve_foreground
 
-    sock, settings, app = prepare(args, stack, announce=True)
-    port = settings.port
+    with contextlib.ExitStack() as stack:
+        sock, settings, app = prepare(args, stack, announce=True)
+        base = _url(args.host, settings.port)
 
-    def ready() -> None:
-        # Where to look (the dashboard, the API pages), then the line scripts wait for.
-        base = _url(args.host, port)
-        print(f"gcbridge emulator: dashboard {base}/dashboard/ · API {base}/docs", flush=True)
-        print(f"gcbridge emulator ready on {base}", flush=True)
+        def ready() -> None:
+            # Where to look (the dashboard, the API pages), then the line scripts wait for.
+            print(f"gcbridge emulator: dashboard {base}/dashboard/ · API {base}/docs", flush=True)
+            print(f"gcbridge emulator ready on {base}", flush=True)
 
-    return serve_foreground(
-        app,
-        sock,
-        name="gcbridge emulator",
-        log_level=args.log_level,
-        access_log=args.log_level in ("info", "debug"),
-        on_ready=ready,
-    )
+        return serve_foreground(
+            app,
+            sock,
+            name="gcbridge emulator",
+            log_level=args.log_level,
+            access_log=args.log_level in ("info", "debug"),
+            on_ready=ready,
+        )
 
 
 def prepare(args: argparse.Namespace, stack: Any, *, announce: bool) -> tuple[Any, Any, Any]:

@@ -72,29 +72,22 @@ def _stop(proc: subprocess.Popen[bytes], first: int, *, grace: float = _GRACE) -
 
     CMD leads its group (its process id is the group's id), so its children get each
     signal with it; those still running once CMD has ended get ``grace`` more, then
-    SIGKILL, so that nothing CMD started outlives exec's stop.
+    SIGKILL, so that nothing CMD started outlives exec's stop. Further stop signals are
+    held until it is done: a second one (a hang-up often comes twice: from the shell and
+    the kernel) must not cut the stop short and leave CMD's group running; it lands after.
     """
     group = proc.pid
-    for sig in (first, signal.SIGTERM, signal.SIGKILL):
-        if proc.poll() is not None:
-            break
-        _signal_group(group, sig)
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            proc.wait(timeout=grace)
-    deadline = time.monotonic() + grace
-    while _signal_group(group, 0) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    _signal_group(group, signal.SIGKILL)
-
-
-def _stopping(proc: subprocess.Popen[bytes], first: int) -> None:
-    """:func:`_stop`, with further stop signals held until it is done.
-
-    A second signal (a hang-up often comes twice: from the shell and the kernel)
-    must not cut the stop short and leave CMD's group running; it lands after.
-    """
     with signals_deferred():
-        _stop(proc, first)
+        for sig in (first, signal.SIGTERM, signal.SIGKILL):
+            if proc.poll() is not None:
+                break
+            _signal_group(group, sig)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                proc.wait(timeout=grace)
+        deadline = time.monotonic() + grace
+        while _signal_group(group, 0) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        _signal_group(group, signal.SIGKILL)
 
 
 def _terminal_fd() -> int | None:
@@ -164,8 +157,8 @@ def run_exec(
                 raise_if_stopped()
                 return _status(proc.wait())
             except KeyboardInterrupt:
-                _stopping(proc, signal.SIGINT)
+                _stop(proc, signal.SIGINT)
                 raise
             except BaseException:
-                _stopping(proc, signal.SIGTERM)  # SIGHUP included: taken as a SIGTERM
+                _stop(proc, signal.SIGTERM)  # SIGHUP included: taken as a SIGTERM
                 raise

@@ -45,23 +45,14 @@ def missing_modules(modules: Iterable[str]) -> list[str]:
 def _source() -> tuple[str, bool]:
     """What to put before ``[extra]`` in a pip requirement, and whether it is editable."""
     try:
-        dist = metadata.distribution(DISTRIBUTION)
-    except metadata.PackageNotFoundError:
+        raw = metadata.distribution(DISTRIBUTION).read_text("direct_url.json")
+        info = json.loads(raw or "{}")
+    except (metadata.PackageNotFoundError, ValueError):
         return DISTRIBUTION, False
-    raw = dist.read_text("direct_url.json")
-    if not raw:
-        return DISTRIBUTION, False
-    try:
-        info = json.loads(raw)
-    except ValueError:
-        return DISTRIBUTION, False
-    url = info.get("url", "")
-    parts = urlsplit(url)
+    parts = urlsplit(info.get("url", ""))
     if parts.scheme != "file":
         return DISTRIBUTION, False
-    path = unquote(parts.path)
-    editable = bool(info.get("dir_info", {}).get("editable"))
-    return path, editable
+    return unquote(parts.path), bool(info.get("dir_info", {}).get("editable"))
 
 
 def install_command(extra: str) -> str:

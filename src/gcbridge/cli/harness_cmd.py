@@ -5,16 +5,8 @@
     gcbridge harness run --bridge App/Resources/gc-bridge.js --report harness-report
     gcbridge harness run --bridge gc-bridge.js -k "page-finished" -n 2
 
-Runs the same scenarios as ``pytest --pyargs gcbridge_harness.scenarios``,
-prints one line per scenario as it ends and the summary matrix (scenarios down,
-engine x injection point across), writes the HTML report with ``--report``.
-Exit codes: 0 every scenario passed, 1 a scenario failed (or none ran), 2 a
-usage error (no bridge file, unknown engine, -k matching nothing, the harness
-extra not installed), as every gcbridge command; 130 stopped by Ctrl-C (one
-line). When WebKit did not run, the output ends with a notice saying so and how
-to install it. The run ignores the current directory's pytest
-configuration and conftest files (it runs from a temporary directory of its own,
-with ``--confcutdir`` there): it is the same run wherever it starts.
+Runs the same scenarios as ``pytest --pyargs gcbridge_harness.scenarios``; the ``run``
+parser's description says what it prints and what its exit statuses are.
 """
 
 from __future__ import annotations
@@ -187,6 +179,4 @@ def run(args: argparse.Namespace) -> int:
         return _fail("no_scenarios", f"no scenario matches {what}")
     if code == _PYTEST_USAGE_ERROR:
         return USAGE_ERROR
-    if code in (0, 1):
-        return code
-    return 1
+    return 0 if code == 0 else 1

@@ -15,6 +15,7 @@ import os
 import re
 import sys
 import time
+from dataclasses import dataclass, field
 from typing import Any
 
 from gcbridge.errors import GcBridgeError
@@ -83,15 +84,15 @@ def request_headers(
     return headers
 
 
+@dataclass
 class Fetched:
     """The final answer and the way to it: each ``Location`` and whether it left the origin."""
 
-    def __init__(self, status: int, headers: dict[str, str], body: bytes) -> None:
-        self.status = status
-        self.headers = headers
-        self.body = body
-        self.locations: list[str] = []
-        self.left_origin = False
+    status: int
+    headers: dict[str, str]
+    body: bytes
+    locations: list[str] = field(default_factory=list)
+    left_origin: bool = False
 
 
 def _origin(url: Any) -> tuple[str, str, int | None]:
@@ -145,9 +146,7 @@ def fetch(
             current = current.join(location)
         except httpx.InvalidURL:
             break
-    fetched = Fetched(answer.status, answer.headers, answer.body)
-    fetched.locations, fetched.left_origin = locations, left
-    return fetched
+    return Fetched(answer.status, answer.headers, answer.body, locations, left)
 
 
 def escaped_json(value: Any) -> str:

@@ -6,7 +6,7 @@ the service's own refusals too. The session token the emulator answers is never 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from gcbridge.sso.diagnose import Finding
@@ -50,13 +50,7 @@ class EmulatorLogin:
 
     def as_dict(self) -> dict[str, Any]:
         """The ``emulator`` object of ``--json``."""
-        return {
-            "url": self.url,
-            "ok": self.ok,
-            "error": self.error,
-            "message": self.message,
-            "user": self.user,
-        }
+        return asdict(self)
 
 
 def try_login(

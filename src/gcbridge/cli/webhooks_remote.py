@@ -171,13 +171,8 @@ class EmulatorClient:
         cursor: str | None = None,
     ) -> tuple[list[dict[str, Any]], str | None]:
         """One page of the journal, newest first, and the cursor of the next page."""
-        params = {"limit": str(limit)}
-        if status:
-            params["status"] = status
-        if event_type:
-            params["event_type"] = event_type
-        if cursor:
-            params["cursor"] = cursor
+        wanted = {"limit": str(limit), "status": status, "event_type": event_type, "cursor": cursor}
+        params = {name: value for name, value in wanted.items() if value}
         path = f"/webhook/website/{self._website_id()}/calls"
         data = self._request("GET", path, params=params)
         page, cursor = data.get("calls"), data.get("next_cursor")

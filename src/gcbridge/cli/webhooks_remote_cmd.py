@@ -158,7 +158,7 @@ def _calls_interrupted(args: argparse.Namespace) -> tuple[str, int] | None:
 
 def _replay(args: argparse.Namespace) -> int:
     def action(client: Any) -> int:
-        from gcbridge.cli.webhooks_remote import Fired
+        from gcbridge.cli.webhooks_remote import Fired, call_comment_id
 
         fresh, made = client.replay(args.call_id)
         verb = "replayed" if made else "already replayed (no new delivery)"
@@ -169,8 +169,6 @@ def _replay(args: argparse.Namespace) -> int:
         )
         if args.no_wait:
             return 0
-        from gcbridge.cli.webhooks_remote import call_comment_id
-
         comment_id = call_comment_id(fresh) or ""
         call = client.wait_for_call(
             Fired(str(fresh.get("event_type")), comment_id),

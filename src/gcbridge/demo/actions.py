@@ -21,7 +21,7 @@ T = TypeVar("T")
 
 
 class AppDriver(Protocol):
-    """How to reach the app thread (see :class:`gcbridge.demo.flow.FlowDriver`)."""
+    """How the app thread is reached and waited on without stalling the host (``FlowDriver``)."""
 
     def call(self, fn: Callable[[], T]) -> T:
         """Run ``fn`` on the app thread and return its result."""

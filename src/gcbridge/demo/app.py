@@ -49,7 +49,6 @@ class DemoApp:
         emulator_url: str,
         bridge_source: str,
         bridge_version: str,
-        http: Any = None,
         install_at: str = "page-finished",
         login_key: str = "",
     ) -> None:
@@ -60,7 +59,7 @@ class DemoApp:
         self.bridge_source = bridge_source
         self.bridge_version = bridge_version
         self.install_at = install_at  # "page-finished" (Android) or "document-start" (host did it)
-        self._backend = http or httpx.Client(base_url=backend_url, timeout=10)
+        self._backend = httpx.Client(base_url=backend_url, timeout=10)
         self._emulator = httpx.Client(base_url=emulator_url, timeout=10)
         self.username: str | None = None
         self._token: str | None = None

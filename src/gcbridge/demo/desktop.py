@@ -197,7 +197,7 @@ class _QtHost:
             raise error[0]
 
 
-def _register_native_end(window: Any, sink: Callable[[str], None]) -> None:
+def _register_native_end(window: Any, sink: Callable[[str], object]) -> None:
     """Register ``gcBridgeNative`` on the page's QWebChannel once (GUI thread)."""
     native = window.native
     if getattr(native, "_gcbridge_native_end", None) is not None:
@@ -232,12 +232,6 @@ def run_desktop(
     import webview
 
     executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="app")
-    holder: dict[str, Any] = {}
-
-    def deliver(raw: str) -> None:
-        app = holder.get("app")
-        if app is not None:
-            executor.submit(app.on_bridge_message, raw)
 
     # no js_api, text_select=True: both refused by the widget's CSP (gcbridge.demo.qtlog)
     window: Any = webview.create_window(
@@ -253,13 +247,12 @@ def run_desktop(
 
     host = _QtHost(window, gone)
     app = make_app(host)
-    holder["app"] = app
 
     # on the GUI thread, before the page can open a channel (no "Registered new object
     # after initialization") and after pywebview put in its own SIGINT handler (it quits
     # Qt with the page alive): our end of the transport, and both signals back to us
     def before_show() -> None:
-        _register_native_end(window, deliver)
+        _register_native_end(window, lambda raw: executor.submit(app.on_bridge_message, raw))
         stop.claim()
 
     window.events.before_show += before_show

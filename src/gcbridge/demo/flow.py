@@ -12,16 +12,15 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol, TypeVar
+from typing import Any
 
+from gcbridge.demo.actions import AppDriver as FlowDriver
 from gcbridge.demo.actions import sign_out_and_watch, widget_signed_in
 from gcbridge.demo.app import DemoApp
 from gcbridge.demo.timeline import Timeline, TimelineEvent
 from gcbridge.webhooks.catalog import CREATED
 
 __all__ = ["FlowDriver", "StepResult", "run_flow", "flow_summary", "POST_COMMENT_JS", "SHOWN_JS"]
-
-T = TypeVar("T")
 
 # What a user does in the widget: type into the comment box and submit (``no-form`` if none).
 POST_COMMENT_JS = """
@@ -61,16 +60,6 @@ SHOWN_JS = """
   return 'shown';
 })(%s)
 """
-
-
-class FlowDriver(Protocol):
-    """How the flow reaches the app thread and waits without stalling the host."""
-
-    def call(self, fn: Callable[[], T]) -> T:
-        """Run ``fn`` on the app thread and return its result."""
-
-    def wait_until(self, check: Callable[[], T | None], timeout: float) -> T | None:
-        """Poll ``check`` on the app thread until it returns a value; ``None`` on timeout."""
 
 
 @dataclass(frozen=True)

@@ -8,12 +8,12 @@ single-threaded: the app thread *is* this thread, and waiting pumps Playwright's
 from __future__ import annotations
 
 import contextlib
-import os
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
+from gcbridge.demo.qtlog import is_root
 from gcbridge.demo.stopping import DemoStopped
 from gcbridge.driver_after_stop import quiet_dead_driver_after_stop
 
@@ -86,7 +86,7 @@ def run_headless(
 
     quiet_dead_driver_after_stop(stopped)
     executable = find_headless_chromium()
-    args = ["--no-sandbox"] if hasattr(os, "geteuid") and os.geteuid() == 0 else []
+    args = ["--no-sandbox"] if is_root() else []
     with sync_playwright() as pw:
         context = pw.chromium.launch_persistent_context(
             str(profile_dir),

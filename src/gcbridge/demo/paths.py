@@ -8,7 +8,7 @@ Why absolute: Chromium's storage service refuses to open ``Local Storage`` for a
 ``setPersistentStoragePath``, silently; each lost ``localStorage`` write then blocks the
 renderer a little longer (seconds, with Qt WebEngine 6.11) until the page stopped
 answering ``runJavaScript`` after the SSO login. Every path is therefore made absolute
-where it enters the demo (the CLI and :class:`~gcbridge.demo.runner.DemoOptions`).
+where it enters the demo (:class:`~gcbridge.demo.runner.DemoOptions`).
 """
 
 from __future__ import annotations

@@ -13,7 +13,6 @@ import errno
 import socket
 from dataclasses import KW_ONLY, dataclass, field, replace
 from pathlib import Path
-from types import TracebackType
 from typing import Any
 from urllib.parse import urlencode
 
@@ -163,12 +162,7 @@ class DemoStack:
             self.stop()
             raise
 
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.stop()
 
 
