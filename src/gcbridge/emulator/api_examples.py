@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from gcbridge.emulator.settings import DEFAULT_RETRY_SCHEDULE
 from gcbridge.webhooks.catalog import CREATED
 
 __all__ = ["EXAMPLES", "add_examples"]
@@ -179,7 +180,7 @@ EXAMPLES: dict[tuple[str, str], dict[int, Any]] = {
                 "url": "https://example.com/articles/dashboard-sample",
                 "page_title": "Dashboard sample thread",
             },
-            "retry_schedule": [0, 60, 300, 900, 3600, 21600],
+            "retry_schedule": list(DEFAULT_RETRY_SCHEDULE),
         }
     },
     ("post", "/api/dashboard/events/check"): {
