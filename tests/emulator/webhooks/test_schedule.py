@@ -3,13 +3,16 @@
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
 from email.utils import format_datetime
+from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import gcbridge
 from gcbridge.emulator.settings import DEFAULT_RETRY_SCHEDULE
 from gcbridge.emulator.webhooks.schedule import (
     CallOutcome,
@@ -250,3 +253,17 @@ def test_schedule_text_says_every_delay_after_the_first_attempt() -> None:
     )
     assert schedule_text((0, 2)) == "2 seconds"
     assert schedule_text((0,)) == "no retry"
+
+
+def test_the_retry_schedule_is_written_in_the_settings_module_only() -> None:
+    # Help, docs and API examples are formatted from DEFAULT_RETRY_SCHEDULE: a second copy
+    # of its delays would go stale the day the schedule changes.
+    src = Path(gcbridge.__file__).parent
+    delays = r"\D*".join(str(int(delay)) for delay in DEFAULT_RETRY_SCHEDULE)
+    written = re.compile(rf"[\[(]\s*{delays}\s*,?\s*[\])]")
+    holders = sorted(
+        str(path.relative_to(src))
+        for path in src.rglob("*")
+        if path.suffix in (".py", ".js", ".html") and written.search(path.read_text("utf-8"))
+    )
+    assert holders == ["emulator/settings.py"]
