@@ -9,7 +9,9 @@ wherever a page says ``[[harness-matrix]]``, and refuses a page that cites the
 service's specification (``SPEC_CITATION``): readers do not have that document.
 The defaults a page prints are formatted from their constants (:func:`defaults`):
 ``[[retry-delays]]``, ``[[retry-span]]``, ``[[retry-table]]``, ``[[webhook-tolerance]]``,
-``[[emulator-clock-timeout]]``.
+``[[emulator-clock-timeout]]``, ``[[attempt-timeout]]``, ``[[delivery-log-timeout]]``,
+``[[delivery-log-busy-timeout]]``, ``[[http-timeout]]``, ``[[calls-interval]]``,
+``[[max-answer]]``.
 """
 
 from __future__ import annotations
@@ -54,8 +56,13 @@ def on_files(files: Any, config: Any) -> Any:
 
 def defaults() -> dict[str, str]:
     """The defaults pages print, each formatted from its constant in the code."""
+    from gcbridge.cli.webhooks_remote import MAX_ANSWER_BYTES
+    from gcbridge.cli.webhooks_remote_cmd import DEFAULT_HTTP_TIMEOUT, DEFAULT_INTERVAL
+    from gcbridge.emulator.settings import DEFAULT_ATTEMPT_TIMEOUT
     from gcbridge.emulator.settings import DEFAULT_RETRY_SCHEDULE as schedule
     from gcbridge.emulator.webhooks.schedule import duration_text, schedule_text
+    from gcbridge.webhooks.delivery_log.base import DEFAULT_TIMEOUT as log_timeout
+    from gcbridge.webhooks.delivery_log.sqlite_store import DEFAULT_BUSY_TIMEOUT
     from gcbridge.webhooks.emulator_clock import DEFAULT_TIMEOUT as clock_timeout
     from gcbridge.webhooks.signature import DEFAULT_TOLERANCE
 
@@ -72,6 +79,12 @@ def defaults() -> dict[str, str]:
         "[[retry-table]]": "\n".join(["| attempt | after the previous one |", "|---|---|", *rows]),
         "[[webhook-tolerance]]": f"±{duration_text(DEFAULT_TOLERANCE)}",
         "[[emulator-clock-timeout]]": f"{clock_timeout:g} s",
+        "[[attempt-timeout]]": f"{DEFAULT_ATTEMPT_TIMEOUT:g} s",
+        "[[delivery-log-timeout]]": f"{log_timeout:g} s",
+        "[[delivery-log-busy-timeout]]": f"{DEFAULT_BUSY_TIMEOUT:g} s",
+        "[[http-timeout]]": f"{DEFAULT_HTTP_TIMEOUT:g} s",
+        "[[calls-interval]]": f"{DEFAULT_INTERVAL:g} s",
+        "[[max-answer]]": f"{MAX_ANSWER_BYTES // 2**20} MiB",
     }
 
 

@@ -215,7 +215,9 @@ def register(parser: argparse.ArgumentParser) -> None:
     secret_options(verify, allow_plain=False)
     verify.add_argument("--timestamp", type=int, required=True, metavar="MS", help="epoch ms")
     verify.add_argument("--signature", required=True, metavar="HEX")
-    verify.add_argument("--tolerance", type=float, default=300, help="window, seconds")
+    verify.add_argument(
+        "--tolerance", type=float, default=DEFAULT_TOLERANCE, help="window, seconds"
+    )
     verify.add_argument(
         "--check-time",
         action="store_true",

@@ -18,7 +18,19 @@ from gcbridge.errors import GcBridgeError
 from gcbridge.webhooks.catalog import EVENT_TYPES
 from gcbridge.webhooks.listen import printable
 
-__all__ = ["register_remote", "format_call", "CALLS_HEADER"]
+__all__ = [
+    "register_remote",
+    "format_call",
+    "CALLS_HEADER",
+    "DEFAULT_HTTP_TIMEOUT",
+    "DEFAULT_INTERVAL",
+]
+
+DEFAULT_HTTP_TIMEOUT = 10.0
+"""Seconds each request to the emulator may take in total (``--http-timeout``)."""
+
+DEFAULT_INTERVAL = 1.0
+"""Seconds between two polls of ``webhooks calls --follow`` (``--interval``)."""
 
 CALLS_HEADER = (
     f"{'CALL':<26} {'EVENT':<17} {'STATUS':<10} {'CODE':>4} {'TRIES':>5}  {'CREATED':<24} DELIVERY"
@@ -207,7 +219,7 @@ def register_remote(sub: Any) -> None:
         p.add_argument(
             "--http-timeout",
             type=float,
-            default=10.0,
+            default=DEFAULT_HTTP_TIMEOUT,
             metavar="S",
             help="seconds for each request to the emulator, in total (default %(default)g)",
         )
@@ -255,7 +267,9 @@ def register_remote(sub: Any) -> None:
         metavar="CALL_ID",
         help="print one call and each of its attempts (a unique prefix of the id is enough)",
     )
-    calls.add_argument("--interval", type=float, default=1.0, help="seconds between polls")
+    calls.add_argument(
+        "--interval", type=float, default=DEFAULT_INTERVAL, help="seconds between polls"
+    )
     calls.add_argument("--polls", type=int, help=argparse.SUPPRESS)  # tests: stop after N
     calls.set_defaults(func=_calls, interrupted=_calls_interrupted)
 

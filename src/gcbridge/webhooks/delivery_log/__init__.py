@@ -113,8 +113,8 @@ class DeliveryLog:
 
         ``clock=None`` uses the backend's clock (the database server's for
         PostgreSQL and Redis). ``timeout``: seconds one call may wait for the
-        backend before the log counts as unavailable (default 5 for PostgreSQL
-        and Redis, 10 for a locked SQLite file).
+        backend before the log counts as unavailable (default: ``base.DEFAULT_TIMEOUT`` for
+        PostgreSQL and Redis, ``sqlite_store.DEFAULT_BUSY_TIMEOUT`` for a locked SQLite file).
         """
         if timeout is not None and timeout <= 0:
             raise ValueError("timeout must be positive")
