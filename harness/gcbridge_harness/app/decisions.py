@@ -17,12 +17,12 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from gcbridge_harness.app.options import DEFAULT_TRIGGERS
+from gcbridge_harness.app.options import APP_TRIGGERS
 from gcbridge_harness.app.platforms import EVALUATED_AT_PAGE_FINISHED
 from gcbridge_harness.coordinator import MAX_CONFLICT_ROUNDS, Effect, SsoCoordinator
 from gcbridge_harness.world.backend import AppUser
 
-__all__ = ["AppDecisions", "DEFAULT_TRIGGERS", "Injection", "LoginResponse", "MAX_CONFLICT_ROUNDS"]
+__all__ = ["AppDecisions", "APP_TRIGGERS", "Injection", "LoginResponse", "MAX_CONFLICT_ROUNDS"]
 
 
 DROPPED = frozenset({"foreign", "oversized", "too-deep", "malformed", "unnamed"})

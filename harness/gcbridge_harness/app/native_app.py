@@ -34,7 +34,7 @@ from urllib.parse import quote, urlsplit
 from gcbridge_harness.app.decisions import AppDecisions, Injection, LoginResponse
 from gcbridge_harness.app.host import Host
 from gcbridge_harness.app.navigation import SENDER_FRAME_KNOWN, document_message
-from gcbridge_harness.app.options import DEFAULT_TRIGGERS, SITE_KEY, AppOptions
+from gcbridge_harness.app.options import APP_TRIGGERS, SITE_KEY, AppOptions
 from gcbridge_harness.app.page_waits import PageWaits
 from gcbridge_harness.app.platforms import (
     EVALUATED_AT_PAGE_FINISHED,
@@ -50,7 +50,7 @@ __all__ = [
     "AppOptions",
     "Timeline",
     "TimelineEntry",
-    "DEFAULT_TRIGGERS",
+    "APP_TRIGGERS",
     "SITE_KEY",
     "LoginResponse",
     "Injection",

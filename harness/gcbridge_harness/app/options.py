@@ -13,17 +13,20 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gcbridge_harness.app.platforms import InjectionPoint
+from gcbridge_harness.coordinator import DEFAULT_TRIGGERS
 from gcbridge_harness.world.backend import AppUser, CustomerBackend
 from gcbridge_harness.world.service import ServiceClient
 
-__all__ = ["AppOptions", "DEFAULT_TRIGGERS", "SITE_KEY"]
+__all__ = ["AppOptions", "APP_TRIGGERS", "SITE_KEY"]
 
 SITE_KEY = "site"
 """``api_public_key=SITE_KEY``: the site's real key. ``None`` leaves the parameter out."""
 
-DEFAULT_TRIGGERS = frozenset({"gc-ready", "gc-loaded", "gc-sso-auth", "page-finished"})
-"""What makes the app fetch and inject ssoData (docs/explanation/service.md#the-widgets-events;
-page-finished where the platform has it as a trigger: Android, React Native on Android)."""
+APP_TRIGGERS = DEFAULT_TRIGGERS | {"page-finished"}
+"""What makes the app fetch and inject ssoData, by default: the coordinator's
+``DEFAULT_TRIGGERS`` (docs/explanation/service.md#the-widgets-events), and page-finished
+where the platform has it as a trigger (Android, React Native on Android), as the kits'
+``ANDROID_TRIGGERS``; a launch elsewhere drops it (``AppDecisions``)."""
 
 
 @dataclass(frozen=True)
@@ -36,7 +39,7 @@ class AppOptions:
     injection_point: InjectionPoint
     user: AppUser | None = None  # the app's signed-in user
     api_public_key: str | None = SITE_KEY
-    triggers: Iterable[str] = DEFAULT_TRIGGERS
+    triggers: Iterable[str] = APP_TRIGGERS
     sso_provider: Callable[[AppUser], str] | None = None  # replaces the backend's ssoData
     on_conflict: Callable[[str], str | None] | None = None  # the resolution UI
     injections: int = 1  # bridge.js installed this many times

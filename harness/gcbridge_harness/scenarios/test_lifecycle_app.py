@@ -7,11 +7,11 @@ import json
 
 import pytest
 
+from gcbridge_harness.coordinator import SSO_LIFETIME_SECONDS
 from gcbridge_harness.report.probe_words import PROBE_MESSAGE
 
 pytestmark = pytest.mark.browser
 
-SSO_LIFETIME_SECONDS = 300  # the service accepts ssoData this long after its timestamp
 PING = PROBE_MESSAGE
 
 

@@ -17,14 +17,16 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
 from gcbridge.clock import SYSTEM_CLOCK, Clock
-from gcbridge.webhooks.signature import DEFAULT_TOLERANCE, DELIVERY_ID_HEADER, RETRY_COUNT_HEADER
+from gcbridge.webhooks.signature import (
+    DEFAULT_MAX_BODY,
+    DEFAULT_TOLERANCE,
+    DELIVERY_ID_HEADER,
+    RETRY_COUNT_HEADER,
+)
 
 if TYPE_CHECKING:
     from gcbridge.webhooks.delivery_log import DeliveryLog
     from gcbridge.webhooks.respond import Responder
-
-DEFAULT_MAX_BODY = 1024 * 1024
-"""Largest body read (as ``WebhookReceiver``): larger ones are 413 before reading."""
 
 __all__ = ["create_app", "format_verified", "format_rejected", "excerpt", "printable"]
 

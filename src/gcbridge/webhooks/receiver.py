@@ -44,7 +44,7 @@ from gcbridge.webhooks.errors import (
     WebhookPayloadError,
 )
 from gcbridge.webhooks.events import WebhookEvent
-from gcbridge.webhooks.signature import DEFAULT_TOLERANCE, normalize_secrets
+from gcbridge.webhooks.signature import DEFAULT_MAX_BODY, DEFAULT_TOLERANCE, normalize_secrets
 
 __all__ = [
     "WebhookReceiver",
@@ -54,9 +54,6 @@ __all__ = [
 ]
 
 logger = logging.getLogger("gcbridge.webhooks")
-
-DEFAULT_MAX_BODY = 1024 * 1024
-"""Largest body read before verifying (a comment event is a few KiB)."""
 
 
 class WebhookHTTPException(HTTPException):

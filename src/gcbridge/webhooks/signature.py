@@ -40,6 +40,7 @@ __all__ = [
     "FIRST_SENT_AT_HEADER",
     "USER_AGENT",
     "DEFAULT_TOLERANCE",
+    "DEFAULT_MAX_BODY",
     "MAX_TIMESTAMP_LENGTH",
     "Secrets",
     "Window",
@@ -66,6 +67,9 @@ USER_AGENT = "Service-Webhook/1.0"
 
 DEFAULT_TOLERANCE = 300
 """Allowed distance between the signed timestamp and now, seconds, either way."""
+DEFAULT_MAX_BODY = 1024 * 1024
+"""Largest body a receiver reads before verifying (a comment event is a few KiB); a larger one
+is answered 413 unread (``WebhookReceiver``, ``gcbridge webhooks listen``)."""
 MAX_TIMESTAMP_LENGTH = 20
 """Longest timestamp header accepted (epoch ms has 13 digits until the year 2286)."""
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import Any
 
-from gcbridge_harness.app.decisions import DEFAULT_TRIGGERS, AppDecisions
+from gcbridge_harness.app.decisions import APP_TRIGGERS, AppDecisions
 from gcbridge_harness.coordinator import SsoCoordinator
 from gcbridge_harness.report.timeline import Timeline
 from gcbridge_harness.world.backend import AppUser
@@ -23,7 +23,7 @@ class StandInApp(AppDecisions):
 
     def __init__(self, user: AppUser | None, provider: Any = None, point: str = "document-start"):
         self.user = user
-        self.triggers = DEFAULT_TRIGGERS
+        self.triggers = APP_TRIGGERS
         self.injection_point = point
         self.timeline = Timeline()
         self.page = SimpleNamespace(main_frame=MAIN_FRAME)
