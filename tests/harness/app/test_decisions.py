@@ -5,10 +5,18 @@ No browser: a stand-in for NativeApp records what the app would evaluate in the 
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
+import pytest
 from gcbridge_harness.app.decisions import APP_TRIGGERS, AppDecisions
+from gcbridge_harness.app.platforms import (
+    EVALUATED_AT_PAGE_FINISHED,
+    INJECTION_POINTS,
+    InjectionPoint,
+)
 from gcbridge_harness.coordinator import SsoCoordinator
 from gcbridge_harness.report.timeline import Timeline
 from gcbridge_harness.world.backend import AppUser
@@ -16,6 +24,7 @@ from gcbridge_harness.world.backend import AppUser
 ALICE = AppUser(id="u-alice", username="alice", email="alice@example.com", token="t-alice")  # noqa: S106
 BOB = AppUser(id="u-bob", username="bob", email="bob@example.com", token="t-bob")  # noqa: S106
 MAIN_FRAME, SUBFRAME = object(), object()
+PROTOCOL_DIR = Path(__file__).resolve().parents[3] / "bridge" / "protocol"
 
 
 class StandInApp(AppDecisions):
@@ -98,3 +107,14 @@ def test_the_timeline_says_an_injection_is_for_a_user_not_a_frame():
     app.forward('{"name":"gc-ready"}')
     (entry,) = app.timeline.find("inject gcSsoLogin")
     assert entry.detail == "after gc-ready, as app user iframe-3f2a"
+
+
+@pytest.mark.parametrize("point", INJECTION_POINTS)
+def test_the_app_listens_to_the_kits_triggers_at_each_injection_point(point: InjectionPoint):
+    # As the kits: the protocol table's default triggers everywhere, and page finished also
+    # where bridge.js is evaluated then (the Android kit's and React Native's ANDROID_TRIGGERS).
+    table = json.loads((PROTOCOL_DIR / "app-protocol.json").read_text(encoding="utf-8"))
+    kits = frozenset(table["defaults"]["triggers"])
+    android = point in EVALUATED_AT_PAGE_FINISHED
+    expected = kits | {"page-finished"} if android else kits
+    assert StandInApp(ALICE, point=point)._coordinator().triggers == expected
