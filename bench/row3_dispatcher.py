@@ -155,8 +155,8 @@ def run(quick: bool) -> Row:
 
     from gcbridge.emulator.testing import EXAMPLE_SITE, running_emulator
 
-    # One receiver gets at most DEFAULT_PER_RECEIVER attempts at once: that many bare senders.
-    from gcbridge.emulator.webhooks.fairness import DEFAULT_PER_RECEIVER as DEFAULT_WORKERS
+    # One receiver gets at most PER_RECEIVER attempts at once: that many bare senders.
+    from gcbridge.emulator.webhooks.fairness import PER_RECEIVER as WORKERS
 
     row = Row(number=3, title=TITLE)
     n = 300 if quick else 1000
@@ -192,9 +192,7 @@ def run(quick: bool) -> Row:
                             f"SELECT body FROM calls WHERE delivery_id IN ({marks})", ids
                         ).fetchall()
                     ]
-                bare = n / asyncio.run(
-                    _bare_loop(receiver_url + "/hook", secret, bodies, DEFAULT_WORKERS)
-                )
+                bare = n / asyncio.run(_bare_loop(receiver_url + "/hook", secret, bodies, WORKERS))
                 if rnd:
                     ours_rates.append(ours)
                     bare_rates.append(bare)
@@ -205,7 +203,7 @@ def run(quick: bool) -> Row:
                     "deliveries/s",
                     ours_rate,
                     bare_rate,
-                    f"bare httpx loop, {DEFAULT_WORKERS} senders",
+                    f"bare httpx loop, {WORKERS} senders",
                     goal=">= 0.6x",
                     goal_ratio=0.6,
                     rounds=rounds,

@@ -106,7 +106,7 @@ def run(quick: bool) -> Row:
     """B's p99 without and with A's hanging backlog, median of rounds (a fresh emulator each)."""
     import httpx
 
-    from gcbridge.emulator.webhooks.fairness import DEFAULT_PER_RECEIVER
+    from gcbridge.emulator.webhooks.fairness import PER_RECEIVER
 
     row = Row(number=7, title=TITLE)
     count = 40 if quick else 100
@@ -166,7 +166,7 @@ def run(quick: bool) -> Row:
             {"alone_p99": percentile(a, 99), "beside_p99": percentile(b, 99), "hanging": n}
             for a, b, n in results
         ],
-        "per_receiver_cap": DEFAULT_PER_RECEIVER,
+        "per_receiver_cap": PER_RECEIVER,
         "rate_per_s": RATE,
         "events": count,
     }
@@ -174,7 +174,7 @@ def run(quick: bool) -> Row:
         f"Site B: {count} events at {RATE:.0f}/s, one per transaction; latency = commit to the receiver's arrival "
         f"time; median of {rounds} rounds, each on a fresh emulator. Site A: {backlog} events queued at once to a "
         f"receiver that never answers (attempt timeout 10 s); {a_in_flight}+ of A's attempts were hanging while B "
-        f"was measured (the per-receiver cap is {DEFAULT_PER_RECEIVER}). Without the cap and the round-robin queue "
+        f"was measured (the per-receiver cap is {PER_RECEIVER}). Without the cap and the round-robin queue "
         "(the dispatcher as it was before them), 24 queued calls of A gave B a p99 of 29.5 s on this machine."
     )
     return row

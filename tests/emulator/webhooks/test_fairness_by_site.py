@@ -15,7 +15,7 @@ from typing import Any
 
 import httpx
 
-from gcbridge.emulator.webhooks.fairness import DEFAULT_PER_SITE, pick
+from gcbridge.emulator.webhooks.fairness import PER_SITE, pick
 
 A, B = "a" * 24, "b" * 24
 
@@ -25,9 +25,9 @@ def test_one_site_over_four_receivers_is_held_to_its_cap() -> None:
     candidates = [(f"a{n}", f"https://hang{n % 4}.example:443") for n in range(32)]
     candidates.append(("b0", "https://ok.example:443"))
     sites = {call_id: (B if call_id == "b0" else A) for call_id, _ in candidates}
-    chosen = pick(candidates, {}, free=32, per_receiver=8, site_of=sites, per_site=DEFAULT_PER_SITE)
+    chosen = pick(candidates, {}, free=32, per_receiver=8, site_of=sites, per_site=PER_SITE)
     picked = [call_id for call_id, _ in chosen]
-    assert sum(1 for c in picked if sites[c] == A) == DEFAULT_PER_SITE
+    assert sum(1 for c in picked if sites[c] == A) == PER_SITE
     assert "b0" in picked
 
 
@@ -125,4 +125,4 @@ def test_a_site_rerunning_setup_across_hanging_receivers_leaves_workers_for_othe
         assert _wait(lambda: ("end", "ok.example") in transport.log), transport.log[-5:]
         b_started = transport.log.index(("start", "ok.example"))
         assert not any(e == "end" and h.startswith("hang") for e, h in transport.log[:b_started])
-        assert hanging() == DEFAULT_PER_SITE  # the site's cap, over all four receivers
+        assert hanging() == PER_SITE  # the site's cap, over all four receivers

@@ -26,8 +26,8 @@ from gcbridge.emulator.settings import Settings
 from gcbridge.emulator.webhooks.attempt import build_request, send_attempt
 from gcbridge.emulator.webhooks.connections import ReceiverClients
 from gcbridge.emulator.webhooks.fairness import (
-    DEFAULT_PER_RECEIVER,
-    DEFAULT_PER_SITE,
+    PER_RECEIVER,
+    PER_SITE,
     pick,
     receiver_key,
 )
@@ -46,11 +46,11 @@ from gcbridge.emulator.webhooks.outbox import (
 from gcbridge.emulator.webhooks.schedule import call_outcome
 from gcbridge.emulator.webhooks.ssrf import Resolver, resolve_receiver, system_resolver
 
-__all__ = ["Dispatcher", "DEFAULT_WORKERS"]
+__all__ = ["Dispatcher", "WORKERS"]
 
-DEFAULT_WORKERS = 32
-"""Attempts in flight at once (they mostly wait on the network, so more than the cores);
-at most ``per_receiver`` of them to one receiver (:mod:`.fairness`)."""
+WORKERS = 32
+"""Attempts in flight at once (they mostly wait on the network, so more than the cores); at
+most ``PER_RECEIVER`` of them to one receiver and ``PER_SITE`` for one site (:mod:`.fairness`)."""
 
 log = logging.getLogger("gcbridge.emulator.webhooks.dispatcher")
 
@@ -97,7 +97,7 @@ class Dispatcher:
         self._clients = ReceiverClients(
             timeout=self.settings.attempt_timeout,
             transport=self._transport,
-            max_connections=DEFAULT_WORKERS,
+            max_connections=WORKERS,
         )
         self.recover()
         self._task = asyncio.create_task(self._run(), name="gcbridge-dispatcher")
@@ -178,13 +178,13 @@ class Dispatcher:
             self._event.clear()
             seen = self._asked
             now = self.clock.now()
-            free = DEFAULT_WORKERS - len(self._inflight)
+            free = WORKERS - len(self._inflight)
             for call_id, receiver, site in self._due(now, free) if free > 0 else []:
                 task = asyncio.create_task(self._attempt(call_id), name=f"webhook-call-{call_id}")
                 self._inflight[call_id] = task
                 self._receivers[call_id] = receiver
                 self._sites[call_id] = site
-            if DEFAULT_WORKERS - len(self._inflight) <= 0:
+            if WORKERS - len(self._inflight) <= 0:
                 await self._event.wait()  # a worker finishing sets it
                 continue
             wakeup = self._next_due()
@@ -200,16 +200,16 @@ class Dispatcher:
     def _due(self, now: float, limit: int) -> list[tuple[str, str, str]]:
         """Due calls to start now: round-robin by site, within each receiver's and site's cap."""
         with self.db.read() as conn:
-            rows = due_candidates(conn, now, DEFAULT_PER_RECEIVER, self._inflight)
+            rows = due_candidates(conn, now, PER_RECEIVER, self._inflight)
         sites = {call_id: site for call_id, site, _ in rows}
         candidates = [(call_id, receiver_key(url, site)) for call_id, site, url in rows]
         chosen = pick(
             candidates,
             self._receivers,
             free=limit,
-            per_receiver=DEFAULT_PER_RECEIVER,
+            per_receiver=PER_RECEIVER,
             site_of={**self._sites, **sites},
-            per_site=DEFAULT_PER_SITE,
+            per_site=PER_SITE,
         )
         taken = {call_id for call_id, _ in chosen}
         self._blocked = {sites[c] for c, _ in candidates if c not in taken}

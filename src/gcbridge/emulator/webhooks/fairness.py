@@ -14,12 +14,12 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from urllib.parse import urlsplit
 
-__all__ = ["DEFAULT_PER_RECEIVER", "DEFAULT_PER_SITE", "receiver_key", "pick"]
+__all__ = ["PER_RECEIVER", "PER_SITE", "receiver_key", "pick"]
 
-DEFAULT_PER_RECEIVER = 8
+PER_RECEIVER = 8
 """Attempts in flight at once to one receiver (scheme, host, port)."""
 
-DEFAULT_PER_SITE = 8
+PER_SITE = 8
 """Attempts in flight at once for one site, over all its receivers."""
 
 
