@@ -19,6 +19,7 @@ from typing import Any
 import httpx
 import pytest
 
+from gcbridge.emulator.bodylimit import DEFAULT_BODY_LIMIT
 from gcbridge.emulator.testing import EXAMPLE_SITE, RunningEmulator
 from tests.emulator.hardening_support import ACCOUNT, WEBSITE_ID, gc_error, live, register, sso_data
 
@@ -178,6 +179,7 @@ CAPPED = [
     ("/api/pub/comments", 128 * 1024),
     (f"/webhook/website/{WEBSITE_ID}/setup", 256 * 1024),
     (f"/webhook/website/{WEBSITE_ID}/verify", 256 * 1024),
+    ("/api/dashboard/events/check", DEFAULT_BODY_LIMIT),  # a route of the default group
 ]
 
 
