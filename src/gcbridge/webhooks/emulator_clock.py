@@ -80,15 +80,9 @@ class EmulatorClock:
     def _read(self) -> tuple[float, bool]:
         """(emulator time in seconds, whether its clock runs) from one health answer."""
         path = (self._parts.path or "") + "/_emulator/health"
-        while True:  # at most twice: a failed connection is dropped, the next one is new
+        for _ in range(2):  # a kept-alive connection the emulator closed is tried once more
             reused = self._conn is not None
-            if self._conn is None:
-                https = self._parts.scheme == "https"
-                cls = http.client.HTTPSConnection if https else http.client.HTTPConnection
-                self._conn = cls(
-                    self._parts.hostname or "", self._parts.port, timeout=self._timeout
-                )
-            conn = self._conn
+            conn = self._connection()
             try:
                 conn.request("GET", path, headers={"Accept": "application/json"})
                 response = conn.getresponse()
@@ -114,3 +108,12 @@ class EmulatorClock:
                     f"{self.url}/_emulator/health did not answer an emulator's clock"
                 ) from None
             return now_ms / 1000.0, clock["mode"] == "system"
+        raise AssertionError("unreachable: the second connection is new, so it answers or raises")
+
+    def _connection(self) -> http.client.HTTPConnection:
+        """The kept-alive connection, or a new one."""
+        if self._conn is None:
+            https = self._parts.scheme == "https"
+            cls = http.client.HTTPSConnection if https else http.client.HTTPConnection
+            self._conn = cls(self._parts.hostname or "", self._parts.port, timeout=self._timeout)
+        return self._conn
