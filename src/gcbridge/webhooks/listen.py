@@ -70,10 +70,14 @@ def format_verified(delivery: Any) -> str:
     )
 
 
-def format_rejected(reason: str, delivery_id: str | None, retry: str | None) -> str:
-    """The line printed for a refused request (the id and retry are the sender's, unchecked)."""
+def format_rejected(
+    reason: str, delivery_id: str | None, retry: str | None, *, verdict: str = "REJECTED"
+) -> str:
+    """The line printed for a request not processed: ``REJECTED``, ``SKIPPED`` (a duplicate, or
+    the delivery log down) or ``SCRIPTED`` (``--respond``). The id and retry are the
+    sender's, unchecked."""
     return (
-        f"REJECTED  {printable(reason):<20} delivery={printable(delivery_id or '-')} "
+        f"{verdict:<8}  {printable(reason):<20} delivery={printable(delivery_id or '-')} "
         f"retry={printable(retry or '-', 12)}"
     )
 
@@ -114,16 +118,17 @@ def create_app(
         secrets, delivery_log=delivery_log, tolerance=tolerance, clock=clock, max_body=max_body
     )
 
-    def rejected(reason: str, request: Request) -> str:
+    def rejected(reason: str, request: Request, verdict: str) -> str:
         sent = request.headers
-        return format_rejected(reason, sent.get(DELIVERY_ID_HEADER), sent.get(RETRY_COUNT_HEADER))
+        delivery_id, retry = sent.get(DELIVERY_ID_HEADER), sent.get(RETRY_COUNT_HEADER)
+        return format_rejected(reason, delivery_id, retry, verdict=verdict)
 
     async def receive(request: Request) -> Any:
         if respond is not None and not (step := respond.next()).passes:
             # scripted: answered before any check, the body left unread (never past the cap)
             from gcbridge.webhooks.respond import perform
 
-            emit("SCRIPTED" + rejected(str(step), request)[len("REJECTED") :])
+            emit(rejected(str(step), request, "SCRIPTED"))
             return await perform(step, request)
         try:
             delivery, claim = await receiver.admit(request)
@@ -131,8 +136,9 @@ def create_app(
             reason = str(
                 exc.body.get("error") or ("duplicate" if exc.body.get("duplicate") else "-")
             )
-            line = rejected(reason, request)
-            emit("SKIPPED " + line[len("REJECTED") :] if exc.status_code in (200, 503) else line)
+            # answered but not processed: a duplicate (200), the delivery log down (503)
+            verdict = "SKIPPED" if exc.status_code in (200, 503) else "REJECTED"
+            emit(rejected(reason, request, verdict))
             return JSONResponse(exc.body, status_code=exc.status_code, headers=exc.headers)
         async with receiver.settled(claim):
             emit(format_verified(delivery))
